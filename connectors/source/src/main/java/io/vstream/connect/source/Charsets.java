@@ -1,0 +1,73 @@
+package io.vstream.connect.source;
+
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Maps a server's collation ids (as binlog metadata carries them) to Java charsets, from the server's own
+ * {@code information_schema.COLLATIONS}, so MySQL and MariaDB (whose ids differ) decode text exactly.
+ */
+final class Charsets {
+    private static final Map<String, String> MYSQL_TO_JAVA = Map.ofEntries(
+            Map.entry("utf8mb4", "UTF-8"), Map.entry("utf8mb3", "UTF-8"), Map.entry("utf8", "UTF-8"),
+            Map.entry("latin1", "windows-1252"), Map.entry("ascii", "US-ASCII"), Map.entry("ucs2", "UTF-16BE"),
+            Map.entry("utf16", "UTF-16BE"), Map.entry("utf16le", "UTF-16LE"), Map.entry("utf32", "UTF-32BE"),
+            Map.entry("latin2", "ISO-8859-2"), Map.entry("latin5", "ISO-8859-9"), Map.entry("latin7", "ISO-8859-13"),
+            Map.entry("greek", "ISO-8859-7"), Map.entry("hebrew", "ISO-8859-8"), Map.entry("cp1250", "windows-1250"),
+            Map.entry("cp1251", "windows-1251"), Map.entry("cp1256", "windows-1256"),
+            Map.entry("cp1257", "windows-1257"), Map.entry("cp850", "IBM850"), Map.entry("cp852", "IBM852"),
+            Map.entry("cp866", "IBM866"), Map.entry("koi8r", "KOI8-R"), Map.entry("koi8u", "KOI8-U"),
+            Map.entry("sjis", "Shift_JIS"), Map.entry("cp932", "windows-31j"), Map.entry("ujis", "EUC-JP"),
+            Map.entry("eucjpms", "EUC-JP"), Map.entry("euckr", "EUC-KR"), Map.entry("gb2312", "GB2312"),
+            Map.entry("gbk", "GBK"), Map.entry("gb18030", "GB18030"), Map.entry("big5", "Big5"),
+            Map.entry("tis620", "TIS-620"), Map.entry("macroman", "x-MacRoman"), Map.entry("macce", "x-MacCentralEurope"));
+
+    private final Map<Integer, Charset> byCollation;
+
+    Charsets(Map<Integer, Charset> byCollation) {
+        this.byCollation = Map.copyOf(byCollation);
+    }
+
+    /** Reads the server's collations. */
+    static Charsets load(Connection conn) throws SQLException {
+        Map<Integer, Charset> map = new HashMap<>();
+        try (Statement st = conn.createStatement();
+             ResultSet rs = st.executeQuery("/* vstream-connect:source */ SELECT ID, CHARACTER_SET_NAME"
+                     + " FROM information_schema.COLLATIONS WHERE ID IS NOT NULL")) {
+            while (rs.next()) {
+                Charset cs = javaCharset(rs.getString(2));
+                if (cs != null) {
+                    map.put(rs.getInt(1), cs);
+                }
+            }
+        }
+        return new Charsets(map);
+    }
+
+    /** The Java charset of a collation id; UTF-8 when the id is unknown; {@code null} for binary. */
+    Charset forCollation(int id) {
+        if (id == BinlogColumn.BINARY_COLLATION) {
+            return null;
+        }
+        return byCollation.getOrDefault(id, StandardCharsets.UTF_8);
+    }
+
+    static Charset javaCharset(String mysqlName) {
+        if (mysqlName == null || mysqlName.equalsIgnoreCase("binary")) {
+            return null;
+        }
+        String name = MYSQL_TO_JAVA.getOrDefault(mysqlName.toLowerCase(Locale.ROOT), mysqlName);
+        try {
+            return Charset.forName(name);
+        } catch (RuntimeException e) {
+            return StandardCharsets.ISO_8859_1; // bytes survive one-to-one; documented in docs/source.md
+        }
+    }
+}

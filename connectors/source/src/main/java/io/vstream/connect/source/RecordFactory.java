@@ -1,0 +1,107 @@
+package io.vstream.connect.source;
+
+import io.vstream.connect.core.event.ControlEvents;
+import io.vstream.connect.core.event.EventHeaders;
+import io.vstream.connect.core.event.EventType;
+import io.vstream.connect.core.event.RowEnvelope;
+import io.vstream.connect.core.event.SourceInfo;
+import io.vstream.connect.core.event.TopicNames;
+import io.vstream.connect.core.position.OffsetCodec;
+import io.vstream.connect.core.position.ShardGtid;
+import java.util.Map;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.header.ConnectHeaders;
+import org.apache.kafka.connect.source.SourceRecord;
+
+/**
+ * Builds the records of one shard's log: its topic (one partition), its source partition {keyspace, shard}, the
+ * offset each record carries, and the headers that name the event type, keyspace, shard, table and epoch.
+ */
+final class RecordFactory {
+    private final String connectorName;
+    private final String keyspace;
+    private final String shard;
+    private final String topic;
+    private final Map<String, String> partition;
+    private final long epoch;
+
+    RecordFactory(String connectorName, String topicPrefix, String keyspace, String shard, long epoch) {
+        this.connectorName = connectorName;
+        this.keyspace = keyspace;
+        this.shard = shard;
+        this.topic = TopicNames.shardTopic(topicPrefix, keyspace, shard);
+        this.partition = OffsetCodec.partition(keyspace, shard);
+        this.epoch = epoch;
+    }
+
+    String topic() {
+        return topic;
+    }
+
+    Map<String, String> partition() {
+        return partition;
+    }
+
+    SourceRecord field(TableDecoder table, ShardGtid offset, long tsMs) {
+        return control(EventType.FIELD, table.table().table(), ControlEvents.FIELD,
+                ControlEvents.field(keyspace, shard, table.table(), tsMs), offset, tsMs);
+    }
+
+    SourceRecord begin(String gtid, ShardGtid offset, long tsMs) {
+        return control(EventType.BEGIN, null, ControlEvents.BEGIN,
+                ControlEvents.begin(keyspace, shard, gtid, tsMs, epoch), offset, tsMs);
+    }
+
+    SourceRecord commit(String gtid, ShardGtid after, long eventCount, long tsMs) {
+        return control(EventType.COMMIT, null, ControlEvents.COMMIT,
+                ControlEvents.commit(keyspace, shard, gtid, after.gtidText(), eventCount, tsMs, epoch), after, tsMs);
+    }
+
+    SourceRecord ddl(String database, String statement, String gtid, ShardGtid after, long tsMs) {
+        return control(EventType.DDL, null, ControlEvents.DDL,
+                ControlEvents.ddl(keyspace, shard, database, statement, gtid, after.gtidText(), tsMs), after, tsMs);
+    }
+
+    SourceRecord position(EventType type, ShardGtid at, long tsMs) {
+        return control(type, null, ControlEvents.POSITION,
+                ControlEvents.position(keyspace, shard, at.gtidText(), null, tsMs, epoch), at, tsMs);
+    }
+
+    /**
+     * One ROW record.
+     *
+     * @param order the event's 1-based order in its transaction
+     */
+    SourceRecord row(TableDecoder table, Struct before, Struct after, RowEnvelope.Op op, String gtid, long serverId,
+                     long tsMs, int rowIndex, long order, ShardGtid offset) {
+        SourceInfo source = new SourceInfo(connectorName, keyspace, shard, table.table().database(),
+                table.table().table(), gtid, serverId, tsMs, op == RowEnvelope.Op.READ ? "true" : "false", rowIndex,
+                epoch);
+        Struct txn = gtid == null ? null : RowEnvelope.transaction(shard + ":" + gtid, order, order);
+        Struct value = RowEnvelope.value(table.envelopeSchema(), before, after, source, op, System.currentTimeMillis(),
+                txn);
+        Struct key = table.key(after != null ? after : before);
+        ConnectHeaders headers = headers(EventType.ROW, table.table().table());
+        return new SourceRecord(partition, OffsetCodec.offset(offset), topic, 0, table.keySchema(), key,
+                table.envelopeSchema(), value, tsMs, headers);
+    }
+
+    private SourceRecord control(EventType type, String table, Schema schema, Struct value, ShardGtid offset,
+                                 long tsMs) {
+        return new SourceRecord(partition, OffsetCodec.offset(offset), topic, 0, null, null, schema, value, tsMs,
+                headers(type, table));
+    }
+
+    private ConnectHeaders headers(EventType type, String table) {
+        ConnectHeaders h = new ConnectHeaders();
+        h.addString(EventHeaders.EVENT, type.headerValue());
+        h.addString(EventHeaders.KEYSPACE, keyspace);
+        h.addString(EventHeaders.SHARD, shard);
+        if (table != null) {
+            h.addString(EventHeaders.TABLE, table);
+        }
+        h.addLong(EventHeaders.EPOCH, epoch);
+        return h;
+    }
+}

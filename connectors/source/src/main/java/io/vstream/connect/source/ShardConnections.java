@@ -1,0 +1,31 @@
+package io.vstream.connect.source;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.Properties;
+
+/** Opens JDBC connections to a shard's server with the connector's credentials (never logged). */
+final class ShardConnections {
+    private ShardConnections() {
+    }
+
+    static Connection open(ShardSpec shard, String user, String password, int connectTimeoutMs) throws SQLException {
+        Properties p = new Properties();
+        p.setProperty("user", user);
+        p.setProperty("password", password == null ? "" : password);
+        p.setProperty("connectTimeout", String.valueOf(connectTimeoutMs));
+        p.setProperty("sslMode", "disable");
+        String url = "jdbc:mariadb://" + shard.host() + ":" + shard.port() + "/";
+        try {
+            return DriverManager.getConnection(url, p);
+        } catch (SQLException e) {
+            if (e.getErrorCode() == 1045) {
+                throw new SQLException("Shard " + shard.name() + " (" + shard.host() + ":" + shard.port()
+                        + ") refused user '" + user + "': wrong user or password (check 'user' and 'password')",
+                        e.getSQLState(), e.getErrorCode(), e);
+            }
+            throw e;
+        }
+    }
+}

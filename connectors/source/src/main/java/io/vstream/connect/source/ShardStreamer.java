@@ -1,0 +1,471 @@
+package io.vstream.connect.source;
+
+import com.github.shyiko.mysql.binlog.BinaryLogClient;
+import com.github.shyiko.mysql.binlog.event.DeleteRowsEventData;
+import com.github.shyiko.mysql.binlog.event.Event;
+import com.github.shyiko.mysql.binlog.event.EventHeader;
+import com.github.shyiko.mysql.binlog.event.EventType;
+import com.github.shyiko.mysql.binlog.event.GtidEventData;
+import com.github.shyiko.mysql.binlog.event.MariadbGtidEventData;
+import com.github.shyiko.mysql.binlog.event.QueryEventData;
+import com.github.shyiko.mysql.binlog.event.TableMapEventData;
+import com.github.shyiko.mysql.binlog.event.UpdateRowsEventData;
+import com.github.shyiko.mysql.binlog.event.WriteRowsEventData;
+import com.github.shyiko.mysql.binlog.event.deserialization.EventDeserializer;
+import com.github.shyiko.mysql.binlog.network.ServerException;
+import io.vstream.connect.core.event.RowEnvelope;
+import io.vstream.connect.core.position.Flavor;
+import io.vstream.connect.core.position.GtidPosition;
+import io.vstream.connect.core.position.ShardGtid;
+import java.io.Serializable;
+import java.sql.Connection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.source.SourceRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Streams one shard's binlog from a GTID position into a bounded queue of records, on its own thread: connects
+ * (after the server preflight), decodes each transaction into BEGIN, FIELD, ROW and COMMIT records, DDL into DDL
+ * records, and emits HEARTBEATs while the filtered tables are idle. Records inside a transaction carry the position
+ * before it; the COMMIT carries the position after it, so a stored offset is always a transaction boundary. A lost
+ * connection is retried with backoff from the last boundary (the partial transaction is marked aborted); a position
+ * the server no longer has, or an event that cannot be decoded, fails the shard with the reason.
+ */
+final class ShardStreamer implements Runnable {
+    private static final Logger LOG = LoggerFactory.getLogger(ShardStreamer.class);
+
+    private final ShardSpec shard;
+    private final StreamSettings settings;
+    private final long serverId;
+    private final RecordFactory records;
+    private final BlockingQueue<QueuedRecord> queue;
+    private final StreamMetrics metrics;
+
+    private volatile boolean running = true;
+    private volatile Throwable failure;
+    private volatile BinaryLogClient client;
+    private volatile Exception clientFailure;
+
+    private ShardGtid committed; // position after the last complete transaction seen
+    private Flavor flavor;
+    private Charsets charsets;
+    private final Map<Long, TableDecoder> decoders = new HashMap<>();
+    private final Map<String, String> fieldsSent = new HashMap<>();
+
+    // the transaction in progress
+    private String txnGtid;
+    private boolean txnOpen;
+    private boolean txnBegun;
+    private long txnEvents;
+    private long lastEnqueueNanos = System.nanoTime();
+    private boolean receivedSinceConnect;
+
+    ShardStreamer(ShardSpec shard, StreamSettings settings, long serverId, ShardGtid start, long epoch,
+                  StreamMetrics metrics) {
+        this.shard = shard;
+        this.settings = settings;
+        this.serverId = serverId;
+        this.committed = start;
+        this.records = new RecordFactory(settings.connectorName(), settings.topicPrefix(), settings.keyspace(),
+                shard.name(), epoch);
+        this.queue = new LinkedBlockingQueue<>(settings.maxQueueSize());
+        this.metrics = metrics;
+    }
+
+    ShardSpec shard() {
+        return shard;
+    }
+
+    BlockingQueue<QueuedRecord> queue() {
+        return queue;
+    }
+
+    /** The reason the shard stopped streaming for good, or {@code null}. */
+    Throwable failure() {
+        return failure;
+    }
+
+    void stop() {
+        running = false;
+        disconnectQuietly();
+    }
+
+    @Override
+    public void run() {
+        long backoff = settings.backoffInitial().toMillis();
+        long downSince = 0;
+        boolean announced = false;
+        while (running) {
+            try {
+                announced = streamOnce(announced);
+            } catch (FatalStreamException e) {
+                failure = e;
+                break;
+            } catch (Exception e) {
+                if (running) {
+                    LOG.warn("Shard {}: binlog stream interrupted ({}); reconnecting from {}", shard.name(),
+                            e.toString(), committed == null ? "the current position" : committed.gtidText());
+                }
+            }
+            if (!running) {
+                break;
+            }
+            abortOpenTransaction();
+            if (receivedSinceConnect) {
+                downSince = 0;
+                backoff = settings.backoffInitial().toMillis();
+            }
+            long now = System.nanoTime();
+            if (downSince == 0) {
+                downSince = now;
+            } else if (now - downSince > settings.retryMaxDuration().toNanos()) {
+                failure = new ConnectException("Shard " + shard.name() + " (" + shard.host() + ":" + shard.port()
+                        + ") has been unreachable for longer than retry.max.duration.ms ("
+                        + settings.retryMaxDuration().toMillis() + " ms); last position "
+                        + (committed == null ? "none" : committed.gtidText()));
+                break;
+            }
+            sleep(backoff);
+            backoff = Math.min(backoff * 2, settings.backoffMax().toMillis());
+        }
+        disconnectQuietly();
+    }
+
+    /** One connection's worth of streaming; returns when the connection ends. */
+    private boolean streamOnce(boolean announced) throws Exception {
+        receivedSinceConnect = false;
+        clientFailure = null;
+        try (Connection conn = ShardConnections.open(shard, settings.user(), settings.password(),
+                (int) settings.connectTimeout().toMillis())) {
+            ServerPreflight.ServerInfo info = ServerPreflight.check(conn, shard);
+            flavor = info.flavor();
+            charsets = Charsets.load(conn);
+            if (committed == null || committed.isCurrent()) {
+                GtidPosition now = GtidPosition.parse(flavor, ServerPreflight.currentPosition(conn, flavor));
+                committed = ShardGtid.of(settings.keyspace(), shard.name(), now);
+                LOG.info("Shard {}: starting from the current position {}", shard.name(), committed.gtidText());
+            } else if (committed.gtid().flavor() != flavor) {
+                throw new FatalStreamException("Shard " + shard.name() + " runs " + info.version() + " but its stored"
+                        + " position " + committed.gtidText() + " is of another flavor; the topology points at the"
+                        + " wrong server, or the offsets belong to another keyspace");
+            }
+        } catch (java.sql.SQLException e) {
+            if (e.getErrorCode() == 1045) {
+                throw new FatalStreamException(e.getMessage(), e);
+            }
+            throw e;
+        } catch (ConnectException e) {
+            throw new FatalStreamException(e.getMessage(), e);
+        }
+        if (!announced) {
+            enqueue(QueuedRecord.boundary(records.position(io.vstream.connect.core.event.EventType.VGTID, committed,
+                    System.currentTimeMillis())));
+            announced = true;
+        }
+        BinaryLogClient c = new BinaryLogClient(shard.host(), shard.port(), settings.user(), settings.password());
+        c.setServerId(serverId);
+        c.setKeepAlive(false);
+        c.setBlocking(true);
+        c.setConnectTimeout(settings.connectTimeout().toMillis());
+        c.setHeartbeatInterval(Math.max(100, settings.heartbeatInterval().toMillis() / 2));
+        c.setGtidSet(committed.gtid().serverFormat());
+        c.setGtidSetFallbackToPurged(false);
+        c.setUseSendAnnotateRowsEvent(false);
+        c.setSSLMode(com.github.shyiko.mysql.binlog.network.SSLMode.DISABLED);
+        EventDeserializer deserializer = new EventDeserializer();
+        deserializer.setCompatibilityMode(
+                EventDeserializer.CompatibilityMode.DATE_AND_TIME_AS_LONG_MICRO,
+                EventDeserializer.CompatibilityMode.CHAR_AND_BINARY_AS_BYTE_ARRAY,
+                EventDeserializer.CompatibilityMode.INVALID_DATE_AND_TIME_AS_MIN_VALUE);
+        c.setEventDeserializer(deserializer);
+        c.registerEventListener(this::onEventSafely);
+        c.registerLifecycleListener(new BinaryLogClient.AbstractLifecycleListener() {
+            @Override
+            public void onCommunicationFailure(BinaryLogClient client, Exception ex) {
+                clientFailure = ex;
+            }
+
+            @Override
+            public void onEventDeserializationFailure(BinaryLogClient client, Exception ex) {
+                failure = new ConnectException("Shard " + shard.name() + ": a binlog event after "
+                        + committed.gtidText() + " could not be decoded; stopping rather than skipping it", ex);
+                running = false;
+                disconnectQuietly();
+            }
+        });
+        decoders.clear();
+        client = c;
+        LOG.info("Shard {}: streaming the binlog of {}:{} from {} (server_id {})", shard.name(), shard.host(),
+                shard.port(), committed.gtidText(), serverId);
+        try {
+            c.connect();
+        } catch (ServerException e) {
+            throw classify(e);
+        }
+        Exception f = clientFailure;
+        if (f instanceof ServerException se) {
+            throw classify(se);
+        }
+        if (f != null) {
+            throw f;
+        }
+        if (running) {
+            throw new java.io.EOFException("the server closed the binlog connection");
+        }
+        return announced;
+    }
+
+    private Exception classify(ServerException e) {
+        if (e.getErrorCode() == 1236) {
+            return new FatalStreamException("Shard " + shard.name() + " (" + shard.host() + ":" + shard.port()
+                    + ") no longer has the binlog needed to resume from " + committed.gtidText() + " (server: "
+                    + e.getMessage() + "). The changes since then are lost to this stream: recover by re-copying the"
+                    + " shard (delete the connector's offsets and start again; see docs/offsets.md).", e);
+        }
+        if (e.getErrorCode() == 1227 || e.getErrorCode() == 1045 || e.getErrorCode() == 1044) {
+            return new FatalStreamException("Shard " + shard.name() + ": the user '" + settings.user()
+                    + "' may not read the binlog (" + e.getMessage() + "). Grant it: GRANT REPLICATION SLAVE,"
+                    + " REPLICATION CLIENT ON *.* TO ... (MariaDB 10.5+: also BINLOG MONITOR)", e);
+        }
+        return e;
+    }
+
+    private void onEventSafely(Event event) {
+        try {
+            onEvent(event);
+        } catch (RuntimeException e) {
+            if (!running) {
+                return;
+            }
+            failure = e instanceof ConnectException ? e : new ConnectException("Shard " + shard.name()
+                    + ": cannot process the binlog event after " + committed.gtidText() + ": " + e.getMessage(), e);
+            running = false;
+            disconnectQuietly();
+        }
+    }
+
+    private void onEvent(Event event) {
+        receivedSinceConnect = true;
+        EventHeader header = event.getHeader();
+        EventType type = header.getEventType();
+        long ts = header.getTimestamp();
+        switch (type) {
+            case MARIADB_GTID -> {
+                MariadbGtidEventData g = event.getData();
+                startTransaction(g.getDomainId() + "-" + g.getServerId() + "-" + g.getSequence(),
+                        (g.getFlags() & MariadbGtidEventData.FL_STANDALONE) == 0);
+            }
+            case GTID -> {
+                GtidEventData g = event.getData();
+                startTransaction(g.getMySqlGtid().toString(), false);
+            }
+            case QUERY -> onQuery(event.getData(), ts);
+            case XID -> commit(ts);
+            case TABLE_MAP -> onTableMap(event.getData());
+            default -> {
+                if (EventType.isRowMutation(type)) {
+                    onRows(event, type, ts, header.getServerId());
+                } else if (!txnOpen) {
+                    maybeHeartbeat(ts);
+                }
+            }
+        }
+        metrics.binlogEvent(ts);
+    }
+
+    private void startTransaction(String gtid, boolean expectBegin) {
+        txnGtid = gtid;
+        txnOpen = true;
+        txnBegun = false;
+        txnEvents = 0;
+    }
+
+    private void onQuery(QueryEventData q, long ts) {
+        String sql = q.getSql().strip();
+        String upper = sql.length() > 16 ? sql.substring(0, 16).toUpperCase(Locale.ROOT) : sql.toUpperCase(Locale.ROOT);
+        if (upper.equals("BEGIN") || upper.startsWith("XA START")) {
+            return;
+        }
+        if (upper.equals("COMMIT") || upper.startsWith("XA END") || upper.startsWith("XA COMMIT")
+                || upper.startsWith("XA PREPARE")) {
+            commit(ts);
+            return;
+        }
+        if (upper.equals("ROLLBACK")) {
+            commit(ts); // a transaction of non-transactional tables that rolled back still wrote what it wrote
+            return;
+        }
+        // a statement logged as a statement: DDL (or DCL) in its own transaction
+        if (txnGtid == null) {
+            return;
+        }
+        committed = committed.withGtid(committed.gtid().advance(txnGtid));
+        decoders.clear();
+        if (concernsOurDatabase(q)) {
+            enqueue(QueuedRecord.boundary(records.ddl(q.getDatabase(), sql, txnGtid, committed, ts)));
+        }
+        endTransaction();
+    }
+
+    private boolean concernsOurDatabase(QueryEventData q) {
+        String db = settings.database();
+        if (db.equalsIgnoreCase(q.getDatabase())) {
+            return true;
+        }
+        return q.getSql().toLowerCase(Locale.ROOT).contains(db.toLowerCase(Locale.ROOT));
+    }
+
+    private void onTableMap(TableMapEventData tm) {
+        if (!settings.database().equals(tm.getDatabase()) || !settings.filter().includesTable(tm.getTable())) {
+            return;
+        }
+        TableDecoder existing = decoders.get(tm.getTableId());
+        if (existing != null && existing.table().table().equals(tm.getTable())) {
+            return;
+        }
+        decoders.put(tm.getTableId(), TableDecoder.of(tm, settings.filter(), charsets, settings.topicPrefix(),
+                settings.keyspace()));
+    }
+
+    private void onRows(Event event, EventType type, long ts, long eventServerId) {
+        long tableId;
+        List<?> rows;
+        if (EventType.isWrite(type)) {
+            WriteRowsEventData d = event.getData();
+            tableId = d.getTableId();
+            rows = d.getRows();
+        } else if (EventType.isUpdate(type)) {
+            UpdateRowsEventData d = event.getData();
+            tableId = d.getTableId();
+            rows = d.getRows();
+        } else {
+            DeleteRowsEventData d = event.getData();
+            tableId = d.getTableId();
+            rows = d.getRows();
+        }
+        TableDecoder decoder = decoders.get(tableId);
+        if (decoder == null) {
+            return; // a table we do not stream
+        }
+        if (!txnBegun) {
+            enqueue(QueuedRecord.inTransaction(records.begin(txnGtid, committed, ts)));
+            txnBegun = true;
+        }
+        String table = decoder.table().table();
+        if (!decoder.signature().equals(fieldsSent.get(table))) {
+            enqueue(QueuedRecord.inTransaction(records.field(decoder, committed, ts)));
+            fieldsSent.put(table, decoder.signature());
+        }
+        int index = 0;
+        for (Object row : rows) {
+            Serializable[] before = null;
+            Serializable[] after = null;
+            RowEnvelope.Op op;
+            if (EventType.isWrite(type)) {
+                after = (Serializable[]) row;
+                op = RowEnvelope.Op.CREATE;
+            } else if (EventType.isUpdate(type)) {
+                @SuppressWarnings("unchecked")
+                Map.Entry<Serializable[], Serializable[]> e = (Map.Entry<Serializable[], Serializable[]>) row;
+                before = e.getKey();
+                after = e.getValue();
+                op = RowEnvelope.Op.UPDATE;
+            } else {
+                before = (Serializable[]) row;
+                op = RowEnvelope.Op.DELETE;
+            }
+            txnEvents++;
+            SourceRecord r = records.row(decoder, decoder.row(before), decoder.row(after), op, txnGtid, eventServerId,
+                    ts, index++, txnEvents, committed);
+            enqueue(QueuedRecord.inTransaction(r));
+            metrics.row();
+        }
+    }
+
+    private void commit(long ts) {
+        if (!txnOpen || txnGtid == null) {
+            return;
+        }
+        committed = committed.withGtid(committed.gtid().advance(txnGtid));
+        if (txnBegun) {
+            enqueue(QueuedRecord.boundary(records.commit(txnGtid, committed, txnEvents, ts)));
+            metrics.transaction(ts);
+        } else {
+            maybeHeartbeat(ts);
+        }
+        endTransaction();
+    }
+
+    private void endTransaction() {
+        txnOpen = false;
+        txnBegun = false;
+        txnGtid = null;
+        txnEvents = 0;
+    }
+
+    private void abortOpenTransaction() {
+        if (txnBegun) {
+            enqueue(QueuedRecord.abortMarker());
+        }
+        endTransaction();
+    }
+
+    private void maybeHeartbeat(long ts) {
+        if (System.nanoTime() - lastEnqueueNanos >= settings.heartbeatInterval().toNanos() && committed != null) {
+            enqueue(QueuedRecord.boundary(records.position(io.vstream.connect.core.event.EventType.HEARTBEAT,
+                    committed, System.currentTimeMillis())));
+        }
+    }
+
+    private void enqueue(QueuedRecord r) {
+        try {
+            while (running) {
+                if (queue.offer(r, 200, TimeUnit.MILLISECONDS)) {
+                    lastEnqueueNanos = System.nanoTime();
+                    return;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            running = false;
+        }
+    }
+
+    private void disconnectQuietly() {
+        BinaryLogClient c = client;
+        if (c != null && c.isConnected()) {
+            try {
+                c.disconnect();
+            } catch (Exception e) {
+                LOG.debug("Shard {}: disconnect failed", shard.name(), e);
+            }
+        }
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** A failure that retrying cannot fix; its message is the operator's. */
+    static final class FatalStreamException extends Exception {
+        FatalStreamException(String message) {
+            super(message);
+        }
+
+        FatalStreamException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+}

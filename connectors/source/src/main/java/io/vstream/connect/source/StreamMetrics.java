@@ -1,0 +1,94 @@
+package io.vstream.connect.source;
+
+import java.lang.management.ManagementFactory;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Counters of one shard's stream, registered over JMX while the shard is streamed. */
+final class StreamMetrics implements StreamMetricsMXBean, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(StreamMetrics.class);
+
+    private final AtomicLong events = new AtomicLong();
+    private final AtomicLong rows = new AtomicLong();
+    private final AtomicLong transactions = new AtomicLong();
+    private volatile long lastEventTs;
+    private volatile Supplier<String> position = () -> "";
+    private ObjectName name;
+
+    static StreamMetrics register(String connector, String shard) {
+        StreamMetrics m = new StreamMetrics();
+        try {
+            ObjectName n = new ObjectName("io.vstream.connect:type=source,connector=" + ObjectName.quote(connector)
+                    + ",shard=" + ObjectName.quote(shard));
+            MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+            if (server.isRegistered(n)) {
+                server.unregisterMBean(n);
+            }
+            server.registerMBean(m, n);
+            m.name = n;
+        } catch (Exception e) {
+            LOG.warn("Could not register JMX metrics for shard {}: {}", shard, e.toString());
+        }
+        return m;
+    }
+
+    void positionSupplier(Supplier<String> supplier) {
+        this.position = supplier;
+    }
+
+    void binlogEvent(long tsMs) {
+        events.incrementAndGet();
+        if (tsMs > 0) {
+            lastEventTs = tsMs;
+        }
+    }
+
+    void row() {
+        rows.incrementAndGet();
+    }
+
+    void transaction(long tsMs) {
+        transactions.incrementAndGet();
+    }
+
+    @Override
+    public long getBinlogEvents() {
+        return events.get();
+    }
+
+    @Override
+    public long getRowEvents() {
+        return rows.get();
+    }
+
+    @Override
+    public long getTransactions() {
+        return transactions.get();
+    }
+
+    @Override
+    public long getLagMs() {
+        long ts = lastEventTs;
+        return ts == 0 ? 0 : Math.max(0, System.currentTimeMillis() - ts);
+    }
+
+    @Override
+    public String getLastPosition() {
+        return position.get();
+    }
+
+    @Override
+    public void close() {
+        if (name != null) {
+            try {
+                ManagementFactory.getPlatformMBeanServer().unregisterMBean(name);
+            } catch (Exception e) {
+                LOG.debug("unregister {} failed", name, e);
+            }
+        }
+    }
+}

@@ -1,0 +1,15 @@
+package io.vstream.connect.source;
+
+/** The JMX view of one shard's stream ({@code io.vstream.connect:type=source,connector=...,shard=...}). */
+public interface StreamMetricsMXBean {
+    long getBinlogEvents();
+
+    long getRowEvents();
+
+    long getTransactions();
+
+    /** Milliseconds between the last processed event's commit time on the server and now. */
+    long getLagMs();
+
+    String getLastPosition();
+}

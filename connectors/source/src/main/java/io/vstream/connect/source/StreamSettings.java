@@ -1,0 +1,20 @@
+package io.vstream.connect.source;
+
+import java.time.Duration;
+
+/** What a shard's binlog reader needs of the configuration, resolved once for the task. */
+record StreamSettings(
+        String connectorName,
+        String keyspace,
+        String database,
+        String topicPrefix,
+        String user,
+        String password,
+        Duration connectTimeout,
+        Duration backoffInitial,
+        Duration backoffMax,
+        Duration retryMaxDuration,
+        Duration heartbeatInterval,
+        int maxQueueSize,
+        TableFilter filter) {
+}

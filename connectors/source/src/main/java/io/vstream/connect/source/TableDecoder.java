@@ -1,0 +1,210 @@
+package io.vstream.connect.source;
+
+import com.github.shyiko.mysql.binlog.event.TableMapEventData;
+import com.github.shyiko.mysql.binlog.event.TableMapEventMetadata;
+import com.github.shyiko.mysql.binlog.event.deserialization.ColumnType;
+import io.vstream.connect.core.event.ColumnDef;
+import io.vstream.connect.core.event.RowEnvelope;
+import io.vstream.connect.core.event.SchemaNames;
+import io.vstream.connect.core.event.TableDef;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaBuilder;
+import org.apache.kafka.connect.data.Struct;
+
+/**
+ * Decodes the rows of one table as one TABLE_MAP event describes it. The TABLE_MAP event precedes every row event
+ * and, with {@code binlog_row_metadata=FULL}, names each column and its key membership: so a row is always decoded
+ * with the column list it was written with, whatever DDL ran before or after (see docs/source.md, "Schema tracking").
+ */
+final class TableDecoder {
+    private final TableDef table;
+    private final int[] columnIndexes; // binlog column index of each streamed column
+    private final ColumnConverter[] converters;
+    private final int[] keyIndexes; // positions in columnIndexes of the key columns
+    private final Schema keySchema;
+    private final Schema rowSchema;
+    private final Schema envelopeSchema;
+    private final String signature;
+
+    private TableDecoder(TableDef table, int[] columnIndexes, ColumnConverter[] converters, int[] keyIndexes,
+                         Schema keySchema, Schema rowSchema, Schema envelopeSchema, String signature) {
+        this.table = table;
+        this.columnIndexes = columnIndexes;
+        this.converters = converters;
+        this.keyIndexes = keyIndexes;
+        this.keySchema = keySchema;
+        this.rowSchema = rowSchema;
+        this.envelopeSchema = envelopeSchema;
+        this.signature = signature;
+    }
+
+    /**
+     * Builds the decoder of a TABLE_MAP event.
+     *
+     * @throws MissingMetadataException when the event has no column names (binlog_row_metadata is not FULL)
+     */
+    static TableDecoder of(TableMapEventData tm, TableFilter filter, Charsets charsets, String prefix,
+                           String keyspace) {
+        TableMapEventMetadata md = tm.getEventMetadata();
+        if (md == null || md.getColumnNames() == null || md.getColumnNames().isEmpty()) {
+            throw new MissingMetadataException(tm.getDatabase() + "." + tm.getTable());
+        }
+        List<BinlogColumn> columns = columns(tm, md);
+        List<ColumnDef> defs = new ArrayList<>();
+        List<Integer> indexes = new ArrayList<>();
+        List<ColumnConverter> convs = new ArrayList<>();
+        List<Integer> keys = new ArrayList<>();
+        SchemaBuilder row = SchemaBuilder.struct().name(SchemaNames.value(prefix, keyspace, tm.getTable())).optional();
+        SchemaBuilder key = SchemaBuilder.struct().name(SchemaNames.key(prefix, keyspace, tm.getTable()));
+        StringBuilder sig = new StringBuilder();
+        for (BinlogColumn c : columns) {
+            if (!c.primaryKey() && !filter.includesColumn(tm.getTable(), c.name())) {
+                continue;
+            }
+            ColumnConverter conv = ColumnConverter.of(c, charsets.forCollation(c.collationId()), false);
+            defs.add(new ColumnDef(c.name(), c.sqlType(), conv.schema(), c.nullable(), c.primaryKey()));
+            row.field(c.name(), conv.schema());
+            if (c.primaryKey()) {
+                keys.add(indexes.size());
+                key.field(c.name(), ColumnConverter.of(c, charsets.forCollation(c.collationId()), true).schema());
+            }
+            indexes.add(c.index());
+            convs.add(conv);
+            sig.append(c.name()).append(':').append(c.sqlType()).append(':').append(c.nullable()).append(':')
+                    .append(c.primaryKey()).append(':').append(c.collationId()).append(';');
+        }
+        Schema rowSchema = row.build();
+        TableDef def = new TableDef(tm.getDatabase(), tm.getTable(), defs, keyNames(defs, keys));
+        return new TableDecoder(def, indexes.stream().mapToInt(Integer::intValue).toArray(),
+                convs.toArray(new ColumnConverter[0]), keys.stream().mapToInt(Integer::intValue).toArray(),
+                keys.isEmpty() ? null : key.build(), rowSchema,
+                RowEnvelope.schema(SchemaNames.envelope(prefix, keyspace, tm.getTable()), rowSchema), sig.toString());
+    }
+
+    private static List<String> keyNames(List<ColumnDef> defs, List<Integer> keys) {
+        List<String> names = new ArrayList<>();
+        for (int k : keys) {
+            names.add(defs.get(k).name());
+        }
+        return names;
+    }
+
+    private static List<BinlogColumn> columns(TableMapEventData tm, TableMapEventMetadata md) {
+        byte[] types = tm.getColumnTypes();
+        int[] meta = tm.getColumnMetadata();
+        BitSet nullability = tm.getColumnNullability();
+        BitSet signedness = md.getSignedness() == null ? new BitSet() : md.getSignedness();
+        Set<Integer> pk = new HashSet<>();
+        if (md.getSimplePrimaryKeys() != null) {
+            pk.addAll(md.getSimplePrimaryKeys());
+        }
+        if (md.getPrimaryKeysWithPrefix() != null) {
+            pk.addAll(md.getPrimaryKeysWithPrefix().keySet());
+        }
+        List<BinlogColumn> out = new ArrayList<>(types.length);
+        int numeric = 0;
+        int character = 0;
+        int enumOrSet = 0;
+        int enumIdx = 0;
+        int setIdx = 0;
+        for (int i = 0; i < types.length; i++) {
+            ColumnType type = BinlogColumn.realType(types[i] & 0xFF, meta[i]);
+            boolean unsigned = false;
+            if (BinlogColumn.isNumeric(type)) {
+                unsigned = signedness.get(numeric++);
+            }
+            int collation = BinlogColumn.BINARY_COLLATION;
+            String[] values = null;
+            if (BinlogColumn.isCharacter(type)) {
+                collation = collation(md.getDefaultCharset(), md.getColumnCharsets(), character++);
+            } else if (type == ColumnType.ENUM || type == ColumnType.SET) {
+                collation = collation(md.getEnumAndSetDefaultCharset(), md.getEnumAndSetColumnCharsets(), enumOrSet++);
+                if (type == ColumnType.ENUM && md.getEnumStrValues() != null && enumIdx < md.getEnumStrValues().size()) {
+                    values = md.getEnumStrValues().get(enumIdx);
+                }
+                if (type == ColumnType.SET && md.getSetStrValues() != null && setIdx < md.getSetStrValues().size()) {
+                    values = md.getSetStrValues().get(setIdx);
+                }
+                if (type == ColumnType.ENUM) {
+                    enumIdx++;
+                } else {
+                    setIdx++;
+                }
+            }
+            out.add(new BinlogColumn(i, md.getColumnNames().get(i), type, meta[i],
+                    nullability != null && nullability.get(i), unsigned, collation, values, pk.contains(i)));
+        }
+        return out;
+    }
+
+    private static int collation(TableMapEventMetadata.DefaultCharset defaults, List<Integer> perColumn, int index) {
+        if (perColumn != null && index < perColumn.size()) {
+            return perColumn.get(index);
+        }
+        if (defaults != null) {
+            Map<Integer, Integer> overrides = defaults.getCharsetCollations();
+            if (overrides != null && overrides.containsKey(index)) {
+                return overrides.get(index);
+            }
+            return defaults.getDefaultCharsetCollation();
+        }
+        return 45; // utf8mb4_general_ci; only reached for servers that omit charset metadata
+    }
+
+    TableDef table() {
+        return table;
+    }
+
+    /** Identifies the column list: when it changes (a DDL), a new FIELD event is due. */
+    String signature() {
+        return signature;
+    }
+
+    Schema keySchema() {
+        return keySchema;
+    }
+
+    Schema envelopeSchema() {
+        return envelopeSchema;
+    }
+
+    Struct row(Serializable[] image) {
+        if (image == null) {
+            return null;
+        }
+        Struct s = new Struct(rowSchema);
+        for (int i = 0; i < columnIndexes.length; i++) {
+            s.put(table.columns().get(i).name(), converters[i].convert(image[columnIndexes[i]]));
+        }
+        return s;
+    }
+
+    Struct key(Struct row) {
+        if (keySchema == null || row == null) {
+            return null;
+        }
+        Struct k = new Struct(keySchema);
+        for (int idx : keyIndexes) {
+            String name = table.columns().get(idx).name();
+            k.put(name, row.get(name));
+        }
+        return k;
+    }
+
+    /** Thrown when row events lack the metadata we decode by; the message gives the server setting to fix. */
+    static final class MissingMetadataException extends RuntimeException {
+        MissingMetadataException(String table) {
+            super("The binlog's TABLE_MAP event for " + table + " carries no column names: the server is not"
+                    + " writing full row metadata. Run SET GLOBAL binlog_row_metadata=FULL (and set"
+                    + " binlog_row_metadata=FULL in the server's config file), then restart the connector; rows"
+                    + " written before the change cannot be decoded safely.");
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package io.vstream.connect.source;
+
+import io.vstream.connect.core.event.ControlEvents;
+import io.vstream.connect.core.event.EventHeaders;
+import io.vstream.connect.core.event.EventType;
+import io.vstream.connect.core.event.TopicNames;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.header.ConnectHeaders;
+import org.apache.kafka.connect.source.SourceRecord;
+import org.apache.kafka.connect.storage.OffsetStorageReader;
+
+/**
+ * Remembers which shards a keyspace stream covers, so that a configuration that drops a shard whose position is
+ * stored (without a reshard) is refused instead of silently abandoning that shard's stream. The shard list is the
+ * offset of the keyspace-level source partition {@code {keyspace, shard="*"}}, written by a record on the keyspace
+ * topic {@code <prefix>.<keyspace>}.
+ */
+final class TopologyGuard {
+    static final String KEYSPACE_SHARD = "*";
+    static final String SHARDS_KEY = "shards";
+
+    private TopologyGuard() {
+    }
+
+    static Map<String, String> partition(String keyspace) {
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("keyspace", keyspace);
+        p.put("shard", KEYSPACE_SHARD);
+        return p;
+    }
+
+    /**
+     * Fails when the stored shard list names shards that {@code shards} lacks.
+     *
+     * @throws ConnectException naming the shards and the way to drop them deliberately
+     */
+    static void check(OffsetStorageReader reader, String connectorName, String keyspace, List<ShardSpec> shards) {
+        if (reader == null) {
+            return;
+        }
+        Map<String, Object> stored = reader.offset(partition(keyspace));
+        if (stored == null || !(stored.get(SHARDS_KEY) instanceof String list) || list.isBlank()) {
+            return;
+        }
+        List<String> missing = new ArrayList<>();
+        for (String name : Arrays.asList(list.split(","))) {
+            if (shards.stream().noneMatch(s -> s.name().equals(name))) {
+                missing.add(name);
+            }
+        }
+        if (!missing.isEmpty()) {
+            StringBuilder partitions = new StringBuilder();
+            for (String m : missing) {
+                partitions.append(" {\"partition\":{\"keyspace\":\"").append(keyspace).append("\",\"shard\":\"")
+                        .append(m).append("\"},\"offset\":null}");
+            }
+            throw new ConnectException("The topology no longer lists shard(s) " + missing + " of keyspace '" + keyspace
+                    + "', but this connector has stored positions for them: streaming on would silently lose their"
+                    + " changes. If the shards were resharded, run the reshard workflow (its journal moves the stream);"
+                    + " if you really mean to stop streaming them, stop the connector and delete their offsets:"
+                    + " PATCH /connectors/" + connectorName + "/offsets with {\"offsets\":[" + partitions.toString()
+                    .strip().replace("} {", "},{") + "]}, and the keyspace entry {\"partition\":{\"keyspace\":\""
+                    + keyspace + "\",\"shard\":\"*\"},\"offset\":null}.");
+        }
+    }
+
+    /** The record that stores the current shard list (on the keyspace topic). */
+    static SourceRecord record(String topicPrefix, String keyspace, List<ShardSpec> shards) {
+        List<String> names = new ArrayList<>();
+        shards.forEach(s -> names.add(s.name()));
+        Map<String, Object> offset = new LinkedHashMap<>();
+        offset.put(SHARDS_KEY, String.join(",", names));
+        ConnectHeaders h = new ConnectHeaders();
+        h.addString(EventHeaders.EVENT, EventType.VGTID.headerValue());
+        h.addString(EventHeaders.KEYSPACE, keyspace);
+        long now = System.currentTimeMillis();
+        return new SourceRecord(partition(keyspace), offset, TopicNames.keyspaceTopic(topicPrefix, keyspace), 0, null,
+                null, ControlEvents.TOPOLOGY, ControlEvents.topology(keyspace, names, now), now, h);
+    }
+}

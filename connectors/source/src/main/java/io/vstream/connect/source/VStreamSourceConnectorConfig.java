@@ -1,0 +1,301 @@
+package io.vstream.connect.source;
+
+import io.vstream.connect.core.keyrange.KeyRange;
+import io.vstream.connect.core.keyrange.KeyRanges;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef.Width;
+import org.apache.kafka.common.config.ConfigValue;
+import org.apache.kafka.common.config.types.Password;
+
+/**
+ * The source connector's configuration: which keyspace and shards to stream, how to reach them, what to filter and
+ * where to start. Cross-field rules (topology coverage, start position) live in {@link #validate(Map)} so that
+ * {@code PUT /connector-plugins/.../config/validate} reports them per field.
+ */
+public class VStreamSourceConnectorConfig extends AbstractConfig {
+
+    public static final String KEYSPACE = "keyspace";
+    public static final String DATABASE = "database";
+    public static final String TOPOLOGY = "topology";
+    public static final String USER = "user";
+    public static final String PASSWORD = "password";
+    public static final String CONNECT_TIMEOUT_MS = "connect.timeout.ms";
+    public static final String RETRY_BACKOFF_INITIAL_MS = "retry.backoff.initial.ms";
+    public static final String RETRY_BACKOFF_MAX_MS = "retry.backoff.max.ms";
+    public static final String RETRY_MAX_DURATION_MS = "retry.max.duration.ms";
+    public static final String TOPIC_PREFIX = "topic.prefix";
+    public static final String START_MODE = "start.mode";
+    public static final String START_POSITION = "start.position";
+    public static final String TABLE_INCLUDE_LIST = "table.include.list";
+    public static final String TABLE_EXCLUDE_LIST = "table.exclude.list";
+    public static final String COLUMN_EXCLUDE_LIST = "column.exclude.list";
+    public static final String HEARTBEAT_INTERVAL_MS = "heartbeat.interval.ms";
+    public static final String SERVER_ID_BASE = "binlog.server.id.base";
+    public static final String MAX_BATCH_SIZE = "max.batch.size";
+    public static final String MAX_QUEUE_SIZE = "max.queue.size";
+    public static final String POLL_INTERVAL_MS = "poll.interval.ms";
+
+    private static final String GROUP_KEYSPACE = "Keyspace";
+    private static final String GROUP_CONNECTION = "Connection";
+    private static final String GROUP_STREAM = "Stream";
+    private static final String GROUP_FILTER = "Filters";
+    private static final String GROUP_TUNING = "Tuning";
+
+    /** Where a shard without a stored offset starts. */
+    public enum StartMode {
+        /** From the shard's current position ({@code @@gtid_binlog_pos} / {@code @@gtid_executed}): only new changes. */
+        CURRENT,
+        /** From the per-shard positions given in {@code start.position} (a VGTID). */
+        POSITION;
+
+        static final String DOC = "Where a shard with no stored offset starts streaming. 'current': from the shard's"
+                + " current GTID position (only changes made from now on). 'position': from the shard's entry in"
+                + " 'start.position'. A shard that has a stored offset always resumes from it.";
+
+        static StartMode parse(String s) {
+            return valueOf(s.trim().toUpperCase(Locale.ROOT));
+        }
+    }
+
+    public static final ConfigDef CONFIG_DEF = configDef();
+
+    private static ConfigDef configDef() {
+        ConfigDef def = new ConfigDef();
+        int o = 0;
+        def.define(KEYSPACE, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(), Importance.HIGH,
+                "The logical keyspace name, as Vitess would name it. Part of every topic name and of every offset's"
+                        + " source partition {keyspace, shard}.", GROUP_KEYSPACE, ++o, Width.MEDIUM, "Keyspace");
+        def.define(DATABASE, Type.STRING, "", Importance.MEDIUM,
+                "The MySQL database (schema) that holds the keyspace's tables on every shard. Empty means the same"
+                        + " as 'keyspace'.", GROUP_KEYSPACE, ++o, Width.MEDIUM, "Database");
+        def.define(TOPOLOGY, Type.LIST, ConfigDef.NO_DEFAULT_VALUE, Importance.HIGH,
+                "The shards of the keyspace and the server to read each from, as a comma-separated list of"
+                        + " <shard>=<host>:<port>, e.g. '-80=10.0.0.1:3306,80-=10.0.0.2:3306'. Shard names are Vitess key"
+                        + " ranges ('-' or '0' for an unsharded keyspace); together they must cover the whole key space"
+                        + " without overlap.", GROUP_KEYSPACE, ++o, Width.LONG, "Topology");
+        o = 0;
+        def.define(USER, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(), Importance.HIGH,
+                "The user to connect as on every shard. It needs REPLICATION SLAVE, REPLICATION CLIENT (MariaDB:"
+                        + " BINLOG MONITOR) and SELECT on the keyspace's database; see docs/source.md.",
+                GROUP_CONNECTION, ++o, Width.MEDIUM, "User");
+        def.define(PASSWORD, Type.PASSWORD, "", Importance.HIGH, "The user's password.",
+                GROUP_CONNECTION, ++o, Width.MEDIUM, "Password");
+        def.define(CONNECT_TIMEOUT_MS, Type.LONG, 30_000L, ConfigDef.Range.atLeast(1_000), Importance.LOW,
+                "How long to wait for a shard's server to accept a connection.", GROUP_CONNECTION, ++o, Width.SHORT,
+                "Connect timeout (ms)");
+        def.define(RETRY_BACKOFF_INITIAL_MS, Type.LONG, 500L, ConfigDef.Range.atLeast(10), Importance.LOW,
+                "The first wait before reconnecting to a shard after a lost connection; doubles up to"
+                        + " 'retry.backoff.max.ms'.", GROUP_CONNECTION, ++o, Width.SHORT, "Initial retry backoff (ms)");
+        def.define(RETRY_BACKOFF_MAX_MS, Type.LONG, 10_000L, ConfigDef.Range.atLeast(10), Importance.LOW,
+                "The longest wait between reconnection attempts.", GROUP_CONNECTION, ++o, Width.SHORT,
+                "Max retry backoff (ms)");
+        def.define(RETRY_MAX_DURATION_MS, Type.LONG, 600_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
+                "How long a shard may stay unreachable before the task fails (and Connect reports it).",
+                GROUP_CONNECTION, ++o, Width.SHORT, "Max retry duration (ms)");
+        o = 0;
+        def.define(TOPIC_PREFIX, Type.STRING, "vstream", new ConfigDef.NonEmptyString(), Importance.HIGH,
+                "Prefix of the per-shard topics: each shard's ordered log is <prefix>.<keyspace>.<shard>; also the"
+                        + " namespace of the row schemas.", GROUP_STREAM, ++o, Width.MEDIUM, "Topic prefix");
+        def.define(START_MODE, Type.STRING, "current", enumValidator(StartMode.values()), Importance.HIGH,
+                StartMode.DOC, GROUP_STREAM, ++o, Width.SHORT, "Start mode");
+        def.define(START_POSITION, Type.STRING, "", Importance.MEDIUM,
+                "With start.mode=position: the VGTID to start from, as JSON {\"shard_gtids\":[{\"keyspace\":\"ks\","
+                        + "\"shard\":\"-80\",\"gtid\":\"MariaDB/0-1-42\"}, ...]} with one entry per shard.",
+                GROUP_STREAM, ++o, Width.LONG, "Start position (VGTID)");
+        def.define(HEARTBEAT_INTERVAL_MS, Type.LONG, 5_000L, ConfigDef.Range.atLeast(100), Importance.MEDIUM,
+                "How often a shard whose filtered tables are idle emits a HEARTBEAT record with its current position"
+                        + " (which also stores the offset).", GROUP_STREAM, ++o, Width.SHORT, "Heartbeat interval (ms)");
+        def.define(SERVER_ID_BASE, Type.LONG, 0L, ConfigDef.Range.between(0, 4_294_967_000L), Importance.LOW,
+                "The binlog client's server_id for the first shard; shard i uses base + i. Each must differ from every"
+                        + " server and every other binlog reader of the same server. 0 derives a base from the connector"
+                        + " name in [1000000000, 2000000000).", GROUP_STREAM, ++o, Width.SHORT, "Binlog server id base");
+        o = 0;
+        def.define(TABLE_INCLUDE_LIST, Type.LIST, "", Importance.MEDIUM,
+                "Regular expressions (full match, case-insensitive) of the table names to stream; empty means all"
+                        + " tables of the database.", GROUP_FILTER, ++o, Width.LONG, "Tables to include");
+        def.define(TABLE_EXCLUDE_LIST, Type.LIST, "", Importance.MEDIUM,
+                "Regular expressions (full match, case-insensitive) of the table names not to stream; applied after"
+                        + " the include list.", GROUP_FILTER, ++o, Width.LONG, "Tables to exclude");
+        def.define(COLUMN_EXCLUDE_LIST, Type.LIST, "", Importance.MEDIUM,
+                "Regular expressions (full match, case-insensitive) of <table>.<column> names to leave out of row"
+                        + " events. Key columns cannot be excluded.", GROUP_FILTER, ++o, Width.LONG, "Columns to exclude");
+        o = 0;
+        def.define(MAX_BATCH_SIZE, Type.INT, 2048, ConfigDef.Range.atLeast(1), Importance.LOW,
+                "The most records one poll() returns.", GROUP_TUNING, ++o, Width.SHORT, "Max batch size");
+        def.define(MAX_QUEUE_SIZE, Type.INT, 8192, ConfigDef.Range.atLeast(16), Importance.LOW,
+                "Events buffered per shard between the binlog reader and poll(); a full queue makes the reader wait,"
+                        + " which bounds memory for any transaction size.", GROUP_TUNING, ++o, Width.SHORT,
+                "Max queue size");
+        def.define(POLL_INTERVAL_MS, Type.LONG, 200L, ConfigDef.Range.atLeast(1), Importance.LOW,
+                "How long poll() waits for events before returning an empty batch.", GROUP_TUNING, ++o, Width.SHORT,
+                "Poll interval (ms)");
+        return def;
+    }
+
+    private static ConfigDef.Validator enumValidator(Enum<?>[] values) {
+        List<String> names = new ArrayList<>();
+        for (Enum<?> v : values) {
+            names.add(v.name().toLowerCase(Locale.ROOT));
+        }
+        return ConfigDef.CaseInsensitiveValidString.in(names.toArray(new String[0]));
+    }
+
+    public VStreamSourceConnectorConfig(Map<?, ?> props) {
+        super(CONFIG_DEF, props);
+    }
+
+    protected VStreamSourceConnectorConfig(ConfigDef def, Map<?, ?> props) {
+        super(def, props);
+    }
+
+    public String keyspace() {
+        return getString(KEYSPACE);
+    }
+
+    public String database() {
+        String db = getString(DATABASE);
+        return db == null || db.isBlank() ? keyspace() : db;
+    }
+
+    /** The shards in configuration order. */
+    public List<ShardSpec> topology() {
+        List<ShardSpec> shards = new ArrayList<>();
+        for (String entry : getList(TOPOLOGY)) {
+            shards.add(ShardSpec.parse(entry));
+        }
+        return shards;
+    }
+
+    public String user() {
+        return getString(USER);
+    }
+
+    public Password password() {
+        return getPassword(PASSWORD);
+    }
+
+    public Duration connectTimeout() {
+        return Duration.ofMillis(getLong(CONNECT_TIMEOUT_MS));
+    }
+
+    public Duration retryBackoffInitial() {
+        return Duration.ofMillis(getLong(RETRY_BACKOFF_INITIAL_MS));
+    }
+
+    public Duration retryBackoffMax() {
+        return Duration.ofMillis(getLong(RETRY_BACKOFF_MAX_MS));
+    }
+
+    public Duration retryMaxDuration() {
+        return Duration.ofMillis(getLong(RETRY_MAX_DURATION_MS));
+    }
+
+    public String topicPrefix() {
+        return getString(TOPIC_PREFIX);
+    }
+
+    public StartMode startMode() {
+        return StartMode.parse(getString(START_MODE));
+    }
+
+    public String startPosition() {
+        return getString(START_POSITION);
+    }
+
+    public Duration heartbeatInterval() {
+        return Duration.ofMillis(getLong(HEARTBEAT_INTERVAL_MS));
+    }
+
+    /** The binlog server_id of the shard at {@code index} in the full topology. */
+    public long serverId(String connectorName, int index) {
+        long base = getLong(SERVER_ID_BASE);
+        if (base == 0) {
+            base = 1_000_000_000L + Math.floorMod((long) String.valueOf(connectorName).hashCode(), 1_000_000L) * 1000;
+        }
+        return base + index;
+    }
+
+    public TableFilter tableFilter() {
+        return new TableFilter(getList(TABLE_INCLUDE_LIST), getList(TABLE_EXCLUDE_LIST), getList(COLUMN_EXCLUDE_LIST));
+    }
+
+    public int maxBatchSize() {
+        return getInt(MAX_BATCH_SIZE);
+    }
+
+    public int maxQueueSize() {
+        return getInt(MAX_QUEUE_SIZE);
+    }
+
+    public Duration pollInterval() {
+        return Duration.ofMillis(getLong(POLL_INTERVAL_MS));
+    }
+
+    /**
+     * The cross-field rules, each reported on the field it concerns: topology entries parse, name distinct shards and
+     * cover the key space exactly; the start position parses and names every shard; filter regexes compile.
+     */
+    public static Map<String, ConfigValue> validate(Map<String, String> props, Map<String, ConfigValue> values) {
+        ConfigValue topology = values.get(TOPOLOGY);
+        List<ShardSpec> shards = new ArrayList<>();
+        if (topology != null && topology.errorMessages().isEmpty() && topology.value() instanceof List<?> entries) {
+            Set<String> names = new HashSet<>();
+            for (Object entry : entries) {
+                try {
+                    ShardSpec s = ShardSpec.parse(String.valueOf(entry));
+                    if (!names.add(s.keyRange().name())) {
+                        topology.addErrorMessage("Shard '" + s.name() + "' is listed twice; list each shard once.");
+                    }
+                    shards.add(s);
+                } catch (IllegalArgumentException e) {
+                    topology.addErrorMessage(e.getMessage());
+                }
+            }
+            if (entries.isEmpty()) {
+                topology.addErrorMessage("No shards: list at least one <shard>=<host>:<port>, e.g. '-=127.0.0.1:3306'"
+                        + " for an unsharded keyspace.");
+            } else if (topology.errorMessages().isEmpty()) {
+                List<KeyRange> ranges = new ArrayList<>();
+                shards.forEach(s -> ranges.add(s.keyRange()));
+                for (String problem : KeyRanges.fullCoverageProblems(ranges)) {
+                    topology.addErrorMessage("The shards must cover the whole key space exactly once: " + problem);
+                }
+            }
+        }
+        ConfigValue mode = values.get(START_MODE);
+        ConfigValue position = values.get(START_POSITION);
+        if (mode != null && mode.errorMessages().isEmpty() && position != null
+                && StartMode.parse(String.valueOf(mode.value())) == StartMode.POSITION) {
+            String text = position.value() == null ? "" : String.valueOf(position.value());
+            String keyspace = props.get(KEYSPACE);
+            StartPositions.validate(text, keyspace, shards).forEach(position::addErrorMessage);
+        }
+        for (String key : List.of(TABLE_INCLUDE_LIST, TABLE_EXCLUDE_LIST, COLUMN_EXCLUDE_LIST)) {
+            ConfigValue v = values.get(key);
+            if (v != null && v.value() instanceof List<?> patterns) {
+                for (Object p : patterns) {
+                    try {
+                        Pattern.compile(String.valueOf(p));
+                    } catch (PatternSyntaxException e) {
+                        v.addErrorMessage("'" + p + "' is not a valid regular expression: " + e.getDescription());
+                    }
+                }
+            }
+        }
+        Map<String, ConfigValue> out = new LinkedHashMap<>(values);
+        return out;
+    }
+}

@@ -1,0 +1,39 @@
+package io.vstream.connect.source;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.config.ConfigDef;
+
+/** A task's configuration: the connector's, plus the shards this task streams ({@code task.shards}). */
+public final class VStreamSourceTaskConfig extends VStreamSourceConnectorConfig {
+    public static final String TASK_SHARDS = "task.shards";
+
+    private static final ConfigDef TASK_DEF = new ConfigDef(CONFIG_DEF)
+            .define(TASK_SHARDS, ConfigDef.Type.LIST, ConfigDef.Importance.HIGH,
+                    "The topology entries this task streams (set by the connector).");
+
+    public VStreamSourceTaskConfig(Map<String, String> props) {
+        super(TASK_DEF, props);
+    }
+
+    /** This task's shards, each with its index in the full topology (for server ids). */
+    public List<ShardSpec> taskShards() {
+        List<ShardSpec> out = new ArrayList<>();
+        for (String e : getList(TASK_SHARDS)) {
+            out.add(ShardSpec.parse(e));
+        }
+        return out;
+    }
+
+    static Map<String, String> forShards(Map<String, String> connectorProps, List<ShardSpec> shards) {
+        Map<String, String> props = new HashMap<>(connectorProps);
+        List<String> entries = new ArrayList<>();
+        for (ShardSpec s : shards) {
+            entries.add(s.format());
+        }
+        props.put(TASK_SHARDS, String.join(",", entries));
+        return props;
+    }
+}

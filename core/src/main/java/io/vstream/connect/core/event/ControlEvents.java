@@ -1,0 +1,168 @@
+package io.vstream.connect.core.event;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaBuilder;
+import org.apache.kafka.connect.data.Struct;
+
+/**
+ * Schemas and builders of the records that are not row changes: FIELD, BEGIN, COMMIT, DDL, VGTID, HEARTBEAT, LASTPK,
+ * COPY_COMPLETED and JOURNAL. Each carries the keyspace and shard it belongs to; positions are Vitess-flavored GTID
+ * strings ({@code MariaDB/0-1-42}), copy state and journals are JSON strings written by the core codecs.
+ */
+public final class ControlEvents {
+    private static final String NS = "io.vstream.connect.";
+
+    public static final Schema COLUMN_SCHEMA = SchemaBuilder.struct().name(NS + "Column")
+            .field("name", Schema.STRING_SCHEMA)
+            .field("type", Schema.STRING_SCHEMA)
+            .field("connect_type", Schema.STRING_SCHEMA)
+            .field("connect_name", Schema.OPTIONAL_STRING_SCHEMA)
+            .field("nullable", Schema.BOOLEAN_SCHEMA)
+            .field("key", Schema.BOOLEAN_SCHEMA)
+            .build();
+
+    public static final Schema FIELD = SchemaBuilder.struct().name(NS + "Field")
+            .field("keyspace", Schema.STRING_SCHEMA)
+            .field("shard", Schema.STRING_SCHEMA)
+            .field("db", Schema.STRING_SCHEMA)
+            .field("table", Schema.STRING_SCHEMA)
+            .field("columns", SchemaBuilder.array(COLUMN_SCHEMA).build())
+            .field("key_columns", SchemaBuilder.array(Schema.STRING_SCHEMA).build())
+            .field("ts_ms", Schema.INT64_SCHEMA)
+            .build();
+
+    public static final Schema BEGIN = SchemaBuilder.struct().name(NS + "Begin")
+            .field("keyspace", Schema.STRING_SCHEMA)
+            .field("shard", Schema.STRING_SCHEMA)
+            .field("gtid", Schema.STRING_SCHEMA)
+            .field("ts_ms", Schema.INT64_SCHEMA)
+            .field("epoch", Schema.INT64_SCHEMA)
+            .build();
+
+    public static final Schema COMMIT = SchemaBuilder.struct().name(NS + "Commit")
+            .field("keyspace", Schema.STRING_SCHEMA)
+            .field("shard", Schema.STRING_SCHEMA)
+            .field("gtid", Schema.STRING_SCHEMA)
+            .field("position", Schema.STRING_SCHEMA)
+            .field("event_count", Schema.INT64_SCHEMA)
+            .field("ts_ms", Schema.INT64_SCHEMA)
+            .field("epoch", Schema.INT64_SCHEMA)
+            .build();
+
+    public static final Schema DDL = SchemaBuilder.struct().name(NS + "Ddl")
+            .field("keyspace", Schema.STRING_SCHEMA)
+            .field("shard", Schema.STRING_SCHEMA)
+            .field("db", Schema.OPTIONAL_STRING_SCHEMA)
+            .field("statement", Schema.STRING_SCHEMA)
+            .field("gtid", Schema.STRING_SCHEMA)
+            .field("position", Schema.STRING_SCHEMA)
+            .field("ts_ms", Schema.INT64_SCHEMA)
+            .build();
+
+    /** Position markers: VGTID and HEARTBEAT share this shape (the record's event header tells them apart). */
+    public static final Schema POSITION = SchemaBuilder.struct().name(NS + "Position")
+            .field("keyspace", Schema.STRING_SCHEMA)
+            .field("shard", Schema.STRING_SCHEMA)
+            .field("position", Schema.STRING_SCHEMA)
+            .field("copy", Schema.OPTIONAL_STRING_SCHEMA)
+            .field("ts_ms", Schema.INT64_SCHEMA)
+            .field("epoch", Schema.INT64_SCHEMA)
+            .build();
+
+    public static final Schema LASTPK = SchemaBuilder.struct().name(NS + "LastPk")
+            .field("keyspace", Schema.STRING_SCHEMA)
+            .field("shard", Schema.STRING_SCHEMA)
+            .field("table", Schema.STRING_SCHEMA)
+            .field("lastpk", Schema.OPTIONAL_STRING_SCHEMA)
+            .field("rows_copied", Schema.INT64_SCHEMA)
+            .field("ts_ms", Schema.INT64_SCHEMA)
+            .build();
+
+    public static final Schema COPY_COMPLETED = SchemaBuilder.struct().name(NS + "CopyCompleted")
+            .field("keyspace", Schema.STRING_SCHEMA)
+            .field("shard", Schema.OPTIONAL_STRING_SCHEMA)
+            .field("position", Schema.OPTIONAL_STRING_SCHEMA)
+            .field("ts_ms", Schema.INT64_SCHEMA)
+            .build();
+
+    public static final Schema JOURNAL = SchemaBuilder.struct().name(NS + "Journal")
+            .field("keyspace", Schema.STRING_SCHEMA)
+            .field("shard", Schema.STRING_SCHEMA)
+            .field("id", Schema.INT64_SCHEMA)
+            .field("journal", Schema.STRING_SCHEMA)
+            .field("ts_ms", Schema.INT64_SCHEMA)
+            .build();
+
+    /** The keyspace-level record listing the shards a stream covers (on the keyspace topic). */
+    public static final Schema TOPOLOGY = SchemaBuilder.struct().name(NS + "Topology")
+            .field("keyspace", Schema.STRING_SCHEMA)
+            .field("shards", SchemaBuilder.array(Schema.STRING_SCHEMA).build())
+            .field("ts_ms", Schema.INT64_SCHEMA)
+            .build();
+
+    private ControlEvents() {
+    }
+
+    public static Struct topology(String keyspace, List<String> shards, long tsMs) {
+        return new Struct(TOPOLOGY).put("keyspace", keyspace).put("shards", shards).put("ts_ms", tsMs);
+    }
+
+    public static Struct field(String keyspace, String shard, TableDef table, long tsMs) {
+        List<Struct> columns = new ArrayList<>(table.columns().size());
+        for (ColumnDef c : table.columns()) {
+            columns.add(new Struct(COLUMN_SCHEMA)
+                    .put("name", c.name())
+                    .put("type", c.sqlType())
+                    .put("connect_type", c.schema().type().name())
+                    .put("connect_name", c.schema().name())
+                    .put("nullable", c.nullable())
+                    .put("key", c.primaryKey()));
+        }
+        return new Struct(FIELD)
+                .put("keyspace", keyspace).put("shard", shard)
+                .put("db", table.database()).put("table", table.table())
+                .put("columns", columns).put("key_columns", table.keyColumns())
+                .put("ts_ms", tsMs);
+    }
+
+    public static Struct begin(String keyspace, String shard, String gtid, long tsMs, long epoch) {
+        return new Struct(BEGIN).put("keyspace", keyspace).put("shard", shard).put("gtid", gtid)
+                .put("ts_ms", tsMs).put("epoch", epoch);
+    }
+
+    public static Struct commit(String keyspace, String shard, String gtid, String position, long eventCount,
+                                long tsMs, long epoch) {
+        return new Struct(COMMIT).put("keyspace", keyspace).put("shard", shard).put("gtid", gtid)
+                .put("position", position).put("event_count", eventCount).put("ts_ms", tsMs).put("epoch", epoch);
+    }
+
+    public static Struct ddl(String keyspace, String shard, String database, String statement, String gtid,
+                             String position, long tsMs) {
+        return new Struct(DDL).put("keyspace", keyspace).put("shard", shard).put("db", database)
+                .put("statement", statement).put("gtid", gtid).put("position", position).put("ts_ms", tsMs);
+    }
+
+    public static Struct position(String keyspace, String shard, String position, String copyJson, long tsMs,
+                                  long epoch) {
+        return new Struct(POSITION).put("keyspace", keyspace).put("shard", shard).put("position", position)
+                .put("copy", copyJson).put("ts_ms", tsMs).put("epoch", epoch);
+    }
+
+    public static Struct lastPk(String keyspace, String shard, String table, String lastPkJson, long rowsCopied,
+                                long tsMs) {
+        return new Struct(LASTPK).put("keyspace", keyspace).put("shard", shard).put("table", table)
+                .put("lastpk", lastPkJson).put("rows_copied", rowsCopied).put("ts_ms", tsMs);
+    }
+
+    public static Struct copyCompleted(String keyspace, String shard, String position, long tsMs) {
+        return new Struct(COPY_COMPLETED).put("keyspace", keyspace).put("shard", shard).put("position", position)
+                .put("ts_ms", tsMs);
+    }
+
+    public static Struct journal(String keyspace, String shard, long id, String journalJson, long tsMs) {
+        return new Struct(JOURNAL).put("keyspace", keyspace).put("shard", shard).put("id", id)
+                .put("journal", journalJson).put("ts_ms", tsMs);
+    }
+}

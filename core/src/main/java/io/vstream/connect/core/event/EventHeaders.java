@@ -1,0 +1,18 @@
+package io.vstream.connect.core.event;
+
+/** Names of the Kafka record headers that every vstream-connect record carries. */
+public final class EventHeaders {
+    /** The {@link EventType} of the record. */
+    public static final String EVENT = "vstream.event";
+    /** The keyspace the record comes from. */
+    public static final String KEYSPACE = "vstream.keyspace";
+    /** The shard (key range name, e.g. {@code -80}) the record comes from. */
+    public static final String SHARD = "vstream.shard";
+    /** The table, on ROW, FIELD and LASTPK records. */
+    public static final String TABLE = "vstream.table";
+    /** The shard generation: 0 before any reshard, then the id of the journal that created the shard. */
+    public static final String EPOCH = "vstream.epoch";
+
+    private EventHeaders() {
+    }
+}

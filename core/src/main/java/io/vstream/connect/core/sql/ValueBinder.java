@@ -1,0 +1,107 @@
+package io.vstream.connect.core.sql;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.sql.Types;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.util.Calendar;
+import java.util.TimeZone;
+
+/**
+ * Binds Connect-side Java values to {@link PreparedStatement} parameters with the setter that keeps their exact
+ * value, so no statement ever carries a value as SQL text.
+ *
+ * <p>Choices that matter: a {@link BigInteger} (BIGINT UNSIGNED above 2^63-1) goes as a decimal; instants
+ * ({@link Instant}, {@link OffsetDateTime}, {@link ZonedDateTime}, {@link java.util.Date}) go as their UTC wall-clock
+ * time, so the writing session must use {@code time_zone = '+00:00'}; local dates and times go through
+ * {@code setObject} (JDBC 4.2) so the JVM's time zone never shifts them. Connect's {@code Date} and {@code Time}
+ * logical types also arrive as {@link java.util.Date}: callers that know the column is DATE or TIME should pass a
+ * {@link LocalDate} or {@link LocalTime} instead.
+ */
+public final class ValueBinder {
+
+    private static final TimeZone UTC = TimeZone.getTimeZone(ZoneOffset.UTC);
+
+    private ValueBinder() {
+    }
+
+    /**
+     * Binds {@code value} to parameter {@code index} (1-based) of {@code ps}.
+     *
+     * @throws IllegalArgumentException naming the type if it is not one of the supported types
+     * @throws SQLException             if the driver refuses the value
+     */
+    public static void bind(PreparedStatement ps, int index, Object value) throws SQLException {
+        if (value == null) {
+            ps.setNull(index, Types.NULL);
+        } else if (value instanceof String) {
+            ps.setString(index, (String) value);
+        } else if (value instanceof Long) {
+            ps.setLong(index, (Long) value);
+        } else if (value instanceof Integer) {
+            ps.setInt(index, (Integer) value);
+        } else if (value instanceof Short) {
+            ps.setShort(index, (Short) value);
+        } else if (value instanceof Byte) {
+            ps.setByte(index, (Byte) value);
+        } else if (value instanceof Boolean) {
+            ps.setBoolean(index, (Boolean) value);
+        } else if (value instanceof BigDecimal) {
+            ps.setBigDecimal(index, (BigDecimal) value);
+        } else if (value instanceof BigInteger) {
+            ps.setBigDecimal(index, new BigDecimal((BigInteger) value));
+        } else if (value instanceof Double) {
+            ps.setDouble(index, (Double) value);
+        } else if (value instanceof Float) {
+            ps.setFloat(index, (Float) value);
+        } else if (value instanceof byte[]) {
+            ps.setBytes(index, (byte[]) value);
+        } else if (value instanceof ByteBuffer) {
+            ps.setBytes(index, remaining((ByteBuffer) value));
+        } else {
+            bindTemporal(ps, index, value);
+        }
+    }
+
+    private static void bindTemporal(PreparedStatement ps, int index, Object value) throws SQLException {
+        if (value instanceof LocalDateTime || value instanceof LocalDate || value instanceof LocalTime) {
+            ps.setObject(index, value);
+        } else if (value instanceof Instant) {
+            ps.setObject(index, LocalDateTime.ofInstant((Instant) value, ZoneOffset.UTC));
+        } else if (value instanceof OffsetDateTime) {
+            ps.setObject(index, ((OffsetDateTime) value).withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime());
+        } else if (value instanceof ZonedDateTime) {
+            ps.setObject(index, LocalDateTime.ofInstant(((ZonedDateTime) value).toInstant(), ZoneOffset.UTC));
+        } else if (value instanceof java.sql.Date) {
+            ps.setDate(index, (java.sql.Date) value);
+        } else if (value instanceof java.sql.Time) {
+            ps.setTime(index, (java.sql.Time) value);
+        } else if (value instanceof Timestamp) {
+            ps.setTimestamp(index, (Timestamp) value, Calendar.getInstance(UTC));
+        } else if (value instanceof java.util.Date) {
+            ps.setTimestamp(index, new Timestamp(((java.util.Date) value).getTime()), Calendar.getInstance(UTC));
+        } else {
+            throw new IllegalArgumentException("Cannot bind a value of type " + value.getClass().getName()
+                    + " to parameter " + index + "; supported: null, Boolean, Byte, Short, Integer, Long, BigInteger, "
+                    + "BigDecimal, Float, Double, String, byte[], ByteBuffer, java.util.Date, LocalDate, LocalTime, "
+                    + "LocalDateTime, Instant, OffsetDateTime, ZonedDateTime");
+        }
+    }
+
+    private static byte[] remaining(ByteBuffer buffer) {
+        ByteBuffer view = buffer.duplicate(); // leave the caller's position alone
+        byte[] bytes = new byte[view.remaining()];
+        view.get(bytes);
+        return bytes;
+    }
+}
