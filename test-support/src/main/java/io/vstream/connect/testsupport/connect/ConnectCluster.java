@@ -139,6 +139,7 @@ public final class ConnectCluster implements AutoCloseable {
     public ConfigInfos validate(String connectorClass, Map<String, String> config) {
         Map<String, String> c = new HashMap<>(config);
         c.put("connector.class", connectorClass);
+        c.putIfAbsent("name", "validate");
         return connect.validateConnectorConfig(connectorClass, c);
     }
 

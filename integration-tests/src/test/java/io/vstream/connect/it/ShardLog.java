@@ -1,0 +1,68 @@
+package io.vstream.connect.it;
+
+import io.vstream.connect.core.event.EventHeaders;
+import io.vstream.connect.core.event.EventType;
+import io.vstream.connect.testsupport.connect.TopicReader.Decoded;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.connect.data.Struct;
+
+/**
+ * A shard's log as a consumer sees it, grouped into source transactions: each COMMIT closes the rows since its
+ * BEGIN; a BEGIN that repeats the GTID of an unfinished transaction (a replay after a reconnect) restarts it.
+ */
+final class ShardLog {
+    /** One source transaction read from the log. */
+    record Txn(String gtid, String positionAfter, List<Struct> rows) {
+    }
+
+    final List<Decoded> records;
+    final List<Txn> transactions = new ArrayList<>();
+    final Map<String, Integer> commitsPerGtid = new LinkedHashMap<>();
+
+    ShardLog(List<Decoded> records) {
+        this.records = records;
+        String gtid = null;
+        List<Struct> rows = new ArrayList<>();
+        for (Decoded d : records) {
+            EventType type = EventType.fromHeader(d.header(EventHeaders.EVENT));
+            if (type == null) {
+                throw new AssertionError("record without event header at offset " + d.offset());
+            }
+            Struct v = (Struct) d.value().value();
+            switch (type) {
+                case BEGIN -> {
+                    gtid = v.getString("gtid");
+                    rows = new ArrayList<>();
+                }
+                case ROW -> rows.add(v);
+                case COMMIT -> {
+                    if (!v.getString("gtid").equals(gtid)) {
+                        throw new AssertionError("COMMIT " + v.getString("gtid") + " closes BEGIN " + gtid);
+                    }
+                    transactions.add(new Txn(gtid, v.getString("position"), rows));
+                    commitsPerGtid.merge(gtid, 1, Integer::sum);
+                    gtid = null;
+                }
+                default -> {
+                }
+            }
+        }
+    }
+
+    List<Decoded> ofType(EventType type) {
+        List<Decoded> out = new ArrayList<>();
+        for (Decoded d : records) {
+            if (type.headerValue().equals(d.header(EventHeaders.EVENT))) {
+                out.add(d);
+            }
+        }
+        return out;
+    }
+
+    List<String> gtids() {
+        return transactions.stream().map(Txn::gtid).toList();
+    }
+}

@@ -1,0 +1,101 @@
+package io.vstream.connect.testsupport.load;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * What a {@link WriteLoad} knows the target holds: the expected row per key of every acknowledged commit
+ * (absent when deleted), the keys whose last write has an unknown outcome (claimed neither way), and the
+ * log of transactions. Each key is written by one load thread only, so applying acknowledged commits in
+ * each thread's order gives the exact final state. Thread-safe; touches no server.
+ */
+final class LoadModel {
+
+    private final Map<String, Map<Long, Map<String, Object>>> rows = new ConcurrentHashMap<>();
+    private final Map<String, Set<Long>> uncertain = new ConcurrentHashMap<>();
+    private final List<LoadTransaction> log = Collections.synchronizedList(new ArrayList<>());
+    private final boolean keepLog;
+
+    LoadModel(List<LoadTable> tables, boolean keepLog) {
+        this.keepLog = keepLog;
+        for (LoadTable table : tables) {
+            rows.put(table.name(), new ConcurrentHashMap<>());
+            uncertain.put(table.name(), ConcurrentHashMap.newKeySet());
+        }
+    }
+
+    /** The current image of a key, or null when absent or uncertain. */
+    Map<String, Object> row(String table, long key) {
+        return table(table).get(key);
+    }
+
+    boolean isUncertain(String table, long key) {
+        return uncertain.get(table).contains(key);
+    }
+
+    void committed(LoadTransaction transaction) {
+        for (RowChange change : transaction.changes()) {
+            if (change.after() == null) {
+                table(change.table()).remove(change.key());
+            } else {
+                table(change.table()).put(change.key(), change.after());
+            }
+        }
+        if (keepLog) {
+            log.add(transaction);
+        }
+    }
+
+    /** The keys of a transaction that may or may not have committed (or met an unexpected row state). */
+    void uncertain(LoadTransaction transaction) {
+        for (RowChange change : transaction.changes()) {
+            markUncertain(change.table(), change.key());
+        }
+        if (keepLog) {
+            log.add(transaction);
+        }
+    }
+
+    void markUncertain(String table, long key) {
+        uncertain.get(table).add(key);
+        table(table).remove(key);
+    }
+
+    SortedMap<Long, Map<String, Object>> expectedRows(String table) {
+        return Collections.unmodifiableSortedMap(new TreeMap<>(table(table)));
+    }
+
+    Set<Long> uncertainKeys(String table) {
+        return Collections.unmodifiableSet(new TreeSet<>(uncertain.get(table)));
+    }
+
+    List<LoadTransaction> transactions(LoadTransaction.Outcome outcome) {
+        synchronized (log) {
+            return log.stream().filter(t -> t.outcome() == outcome).toList();
+        }
+    }
+
+    /** The shard's acknowledged commits in their commit order (GTID sequence); unknown GTIDs last. */
+    List<LoadTransaction> committedOn(int shard) {
+        List<LoadTransaction> out = new ArrayList<>(transactions(LoadTransaction.Outcome.COMMITTED).stream()
+                .filter(t -> t.shard() == shard).toList());
+        out.sort(Comparator.comparingLong(t -> t.gtidSequence() < 0 ? Long.MAX_VALUE : t.gtidSequence()));
+        return out;
+    }
+
+    private Map<Long, Map<String, Object>> table(String table) {
+        Map<Long, Map<String, Object>> byKey = rows.get(table);
+        if (byKey == null) {
+            throw new IllegalArgumentException("The write load has no table " + table + "; it has " + rows.keySet());
+        }
+        return byKey;
+    }
+}
