@@ -11,7 +11,6 @@ import com.github.shyiko.mysql.binlog.event.QueryEventData;
 import com.github.shyiko.mysql.binlog.event.TableMapEventData;
 import com.github.shyiko.mysql.binlog.event.UpdateRowsEventData;
 import com.github.shyiko.mysql.binlog.event.WriteRowsEventData;
-import com.github.shyiko.mysql.binlog.event.deserialization.EventDeserializer;
 import com.github.shyiko.mysql.binlog.network.ServerException;
 import io.vstream.connect.core.event.RowEnvelope;
 import io.vstream.connect.core.position.Flavor;
@@ -180,12 +179,7 @@ final class ShardStreamer implements Runnable {
         c.setGtidSetFallbackToPurged(false);
         c.setUseSendAnnotateRowsEvent(false);
         c.setSSLMode(com.github.shyiko.mysql.binlog.network.SSLMode.DISABLED);
-        EventDeserializer deserializer = new EventDeserializer();
-        deserializer.setCompatibilityMode(
-                EventDeserializer.CompatibilityMode.DATE_AND_TIME_AS_LONG_MICRO,
-                EventDeserializer.CompatibilityMode.CHAR_AND_BINARY_AS_BYTE_ARRAY,
-                EventDeserializer.CompatibilityMode.INVALID_DATE_AND_TIME_AS_MIN_VALUE);
-        c.setEventDeserializer(deserializer);
+        c.setEventDeserializer(BinlogDeserializers.create());
         c.registerEventListener(this::onEventSafely);
         c.registerLifecycleListener(new BinaryLogClient.AbstractLifecycleListener() {
             @Override
