@@ -1,5 +1,6 @@
 package io.vstream.connect.testsupport.compare;
 
+import io.vstream.connect.core.sql.SqlIdentifiers;
 import java.sql.Connection;
 
 /**
@@ -18,7 +19,7 @@ public record TableRef(Connection connection, String database, String table) {
 
     /** Quotes an identifier with backticks. To switch to {@code io.vstream.connect.core.sql.SqlIdentifiers.quote}. */
     static String quote(String identifier) {
-        return "`" + identifier.replace("`", "``") + "`";
+        return SqlIdentifiers.quote(identifier);
     }
 
     @Override

@@ -84,8 +84,10 @@ final class MariaDbProcess {
                 throw new MariaDbStartupException("mariadbd " + name + " exited with code " + process.exitValue()
                         + " while starting; log " + logFile + ":\n" + logTail(), logTail());
             }
-            try (Connection ignored = DriverManager.getConnection(probeUrl)) {
-                return;
+            try (Connection probe = DriverManager.getConnection(probeUrl)) {
+                if (probe.isValid(1)) {
+                    return;
+                }
             } catch (SQLException e) {
                 last = e;
             }

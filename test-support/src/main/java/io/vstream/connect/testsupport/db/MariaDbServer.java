@@ -1,5 +1,6 @@
 package io.vstream.connect.testsupport.db;
 
+import io.vstream.connect.core.sql.SqlIdentifiers;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -257,7 +258,7 @@ public final class MariaDbServer implements AutoCloseable {
     }
 
     static String quote(String identifier) {
-        return "`" + identifier.replace("`", "``") + "`";
+        return SqlIdentifiers.quote(identifier);
     }
 
     @Override

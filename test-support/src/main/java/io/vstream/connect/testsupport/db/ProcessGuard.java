@@ -66,6 +66,7 @@ final class ProcessGuard {
     private static void onJvmExit() {
         for (Process server : LIVE) {
             if (server.isAlive()) {
+                // stderr, not slf4j: logging back ends may already be shut down in a shutdown hook
                 System.err.println("vstream test-support: killing leftover mariadbd pid " + server.pid());
                 server.destroyForcibly();
             }

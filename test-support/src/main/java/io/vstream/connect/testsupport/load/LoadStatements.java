@@ -1,5 +1,6 @@
 package io.vstream.connect.testsupport.load;
 
+import io.vstream.connect.core.sql.SqlIdentifiers;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -69,6 +70,6 @@ final class LoadStatements {
 
     /** Quotes an identifier with backticks. To switch to {@code io.vstream.connect.core.sql.SqlIdentifiers.quote}. */
     static String quote(String identifier) {
-        return "`" + identifier.replace("`", "``") + "`";
+        return SqlIdentifiers.quote(identifier);
     }
 }

@@ -9,8 +9,8 @@ import java.util.List;
  * @param shard         the shard it ran on
  * @param gtid          {@code @@last_gtid} read on the same connection after the commit, e.g. {@code "0-1042-17"};
  *                      null if unknown or if reading it failed
- * @param thread        the load thread (0-based)
- * @param sequence      the thread's own transaction counter (1-based, attempts included)
+ * @param thread        the load thread (0-based), or -1 for a {@link WriteLoad#preload(int)} batch
+ * @param sequence      the thread's own transaction counter (1-based, attempts included), or the batch number
  * @param changes       the row changes, in statement order
  * @param outcome       committed or unknown
  * @param commitNanos   how long the COMMIT took

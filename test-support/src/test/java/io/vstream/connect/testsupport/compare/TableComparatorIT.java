@@ -16,7 +16,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class TableComparatorIT {
 
     @RegisterExtension
-    static final MariaDbShards SHARDS = MariaDbShards.builder().count(2).build();
+    static final MariaDbShards SHARDS = MariaDbShards.start(2);
 
     private static final String TABLE_DDL = "CREATE TABLE t (id BIGINT PRIMARY KEY, k INT, v VARCHAR(64), "
             + "amount DECIMAL(12,2), note VARCHAR(20) NULL)";

@@ -1,6 +1,7 @@
 package io.vstream.connect.testsupport.db;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.time.Duration;
@@ -110,6 +111,16 @@ class MariaDbShardsIT {
         assertThat(server.isRunning()).isFalse();
         assertThat(server.logFile()).exists();
         assertThat(Files.exists(server.datadir().resolve("mysql"))).isFalse();
+    }
+
+    @Test
+    void aFailedStartShowsTheLogTail() {
+        MariaDbShards broken = MariaDbShards.builder().name("MariaDbShardsIT-broken")
+                .extraConfig("no_such_setting=1").build();
+
+        assertThatThrownBy(broken::start)
+                .hasMessageContaining("exited with code")
+                .hasMessageContaining("unknown variable 'no_such_setting=1'");
     }
 
     private static boolean mariadbdRunningIn(MariaDbServer server) throws Exception {

@@ -153,6 +153,52 @@ class WriteLoadIT {
         }
     }
 
+    /**
+     * Semi-sync replication without a replica makes COMMIT wait for an acknowledgement after the engine has
+     * committed; killing the connection then loses the COMMIT reply: the row is in the table, yet the
+     * outcome is unknown to the client, so the model must claim the key neither way.
+     */
+    @Test
+    void aConnectionLostDuringCommitIsAnUnknownOutcome() throws Exception {
+        MariaDbServer server = SHARDS.server(0);
+        String db = server.freshDatabase("unknown");
+        WriteLoad load = WriteLoad.builder(Target.single(server, db)).table(LoadTable.standard("t"))
+                .maxTransactions(1).build();
+        load.createTables();
+        try {
+            server.execute(null, "SET GLOBAL rpl_semi_sync_master_timeout = 60000",
+                    "SET GLOBAL rpl_semi_sync_master_enabled = ON");
+            load.start();
+            long waiting = awaitSemiSyncWaiter(server);
+            server.execute(null, "KILL CONNECTION " + waiting);
+            LoadStats stats = load.awaitCompletion(LIMIT);
+
+            assertThat(stats.unknownOutcomes()).as(stats.toString()).isEqualTo(1);
+            assertThat(stats.commits()).isZero();
+        } finally {
+            server.execute(null, "SET GLOBAL rpl_semi_sync_master_enabled = OFF");
+        }
+        LoadTransaction unknown = load.unknownOutcomes().get(0);
+        long key = unknown.changes().get(0).key();
+        assertThat(unknown.outcome()).isEqualTo(LoadTransaction.Outcome.UNKNOWN);
+        assertThat(load.uncertainKeys("t")).containsExactly(key);
+        assertThat(load.expectedRows()).doesNotContainKey(key);
+        assertThat(server.queryLong(db, "SELECT COUNT(*) FROM t WHERE id = ?", key)).isEqualTo(1);
+        try (Connection connection = server.connect(db)) {
+            ComparisonResult result = load.verifyAgainst(connection, "t");
+            assertThat(result.isEqual()).as(result.toString()).isTrue();
+            assertThat(result.note()).contains("1 key(s) with an unknown commit outcome");
+        }
+    }
+
+    private static long awaitSemiSyncWaiter(MariaDbServer server) throws InterruptedException {
+        String sql = "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE STATE LIKE '%semi-sync%'";
+        for (int i = 0; i < 200 && server.queryLong(null, sql) == 0; i++) {
+            Thread.sleep(50);
+        }
+        return server.queryLong(null, "SELECT ID FROM information_schema.PROCESSLIST WHERE STATE LIKE '%semi-sync%'");
+    }
+
     @Test
     void suppliedTableAndARowFactoryWithAReadableDiff() throws Exception {
         MariaDbServer server = SHARDS.server(0);
