@@ -1,6 +1,7 @@
 package io.vstream.connect.source;
 
 import com.github.shyiko.mysql.binlog.event.deserialization.ColumnType;
+import io.vstream.connect.core.position.Flavor;
 
 /**
  * One column as a binlog TABLE_MAP event describes it, with the real type resolved (ENUM and SET hide behind STRING
@@ -35,12 +36,22 @@ record BinlogColumn(
         return ColumnType.byCode(typeCode);
     }
 
-    /** Numeric columns, over which the SIGNEDNESS metadata has one bit each. */
-    static boolean isNumeric(ColumnType t) {
+    /**
+     * The columns over which the SIGNEDNESS metadata has one bit each, in column order: the numeric columns, and on
+     * MariaDB also YEAR (MariaDB gives every numeric field a bit and its YEAR is an unsigned TINYINT; MySQL's
+     * {@code is_numeric_type} leaves YEAR out).
+     */
+    static boolean hasSignednessBit(ColumnType t, Flavor flavor) {
         return switch (t) {
             case TINY, SHORT, INT24, LONG, LONGLONG, NEWDECIMAL, DECIMAL, FLOAT, DOUBLE -> true;
+            case YEAR -> flavor == Flavor.MARIADB;
             default -> false;
         };
+    }
+
+    /** Integer and decimal columns, whose values the unsigned flag changes. */
+    static boolean isNumeric(ColumnType t) {
+        return hasSignednessBit(t, Flavor.MYSQL56);
     }
 
     /** Character columns, over which the charset metadata has one entry each (ENUM and SET have their own). */
@@ -53,6 +64,23 @@ record BinlogColumn(
 
     boolean isBinary() {
         return collationId == BINARY_COLLATION;
+    }
+
+    /**
+     * The declared length in bytes of a CHAR/BINARY column (type STRING), from its TABLE_MAP metadata (the high bits
+     * of the length hide in the real-type byte, as the server's {@code Field_string::do_save_field_metadata} writes
+     * them); 0 for other types. A BINARY(n) value is always n bytes, but the binlog drops its trailing 0x00 bytes.
+     */
+    int byteLength() {
+        if (type != ColumnType.STRING) {
+            return 0;
+        }
+        if (meta < 256) {
+            return meta;
+        }
+        int meta0 = meta >> 8;
+        int meta1 = meta & 0xFF;
+        return (meta0 & 0x30) != 0x30 ? meta1 | (((meta0 & 0x30) ^ 0x30) << 4) : meta1;
     }
 
     /** Fractional-second digits of a TIME2/DATETIME2/TIMESTAMP2 column. */

@@ -1,5 +1,6 @@
 package io.vstream.connect.source;
 
+import io.vstream.connect.core.position.Flavor;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -9,10 +10,13 @@ import java.sql.Statement;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 
 /**
- * Maps a server's collation ids (as binlog metadata carries them) to Java charsets, from the server's own
- * {@code information_schema.COLLATIONS}, so MySQL and MariaDB (whose ids differ) decode text exactly.
+ * What a server's binlog metadata means where MySQL and MariaDB differ: its collation ids (as binlog metadata
+ * carries them) mapped to Java charsets, from the server's own {@code information_schema.COLLATIONS}, so text
+ * decodes exactly; and its flavor, which decides how the TABLE_MAP signedness bits line up with the columns (MariaDB
+ * gives YEAR a bit, MySQL does not). Reads {@code information_schema.COLLATIONS} once per connection.
  */
 final class Charsets {
     private static final Map<String, String> MYSQL_TO_JAVA = Map.ofEntries(
@@ -30,13 +34,20 @@ final class Charsets {
             Map.entry("tis620", "TIS-620"), Map.entry("macroman", "x-MacRoman"), Map.entry("macce", "x-MacCentralEurope"));
 
     private final Map<Integer, Charset> byCollation;
+    private final Flavor flavor;
 
-    Charsets(Map<Integer, Charset> byCollation) {
+    Charsets(Map<Integer, Charset> byCollation, Flavor flavor) {
         this.byCollation = Map.copyOf(byCollation);
+        this.flavor = Objects.requireNonNull(flavor, "flavor");
     }
 
-    /** Reads the server's collations. */
-    static Charsets load(Connection conn) throws SQLException {
+    /** The collations of a MariaDB server (the servers we run). */
+    Charsets(Map<Integer, Charset> byCollation) {
+        this(byCollation, Flavor.MARIADB);
+    }
+
+    /** Reads the collations of a server of {@code flavor} (as {@link ServerPreflight} found it). */
+    static Charsets load(Connection conn, Flavor flavor) throws SQLException {
         Map<Integer, Charset> map = new HashMap<>();
         try (Statement st = conn.createStatement();
              ResultSet rs = st.executeQuery("/* vstream-connect:source */ SELECT ID, CHARACTER_SET_NAME"
@@ -48,7 +59,12 @@ final class Charsets {
                 }
             }
         }
-        return new Charsets(map);
+        return new Charsets(map, flavor);
+    }
+
+    /** The server's flavor: the TABLE_MAP metadata layout depends on it. */
+    Flavor flavor() {
+        return flavor;
     }
 
     /** The Java charset of a collation id; UTF-8 when the id is unknown; {@code null} for binary. */
@@ -67,7 +83,7 @@ final class Charsets {
         try {
             return Charset.forName(name);
         } catch (RuntimeException e) {
-            return StandardCharsets.ISO_8859_1; // bytes survive one-to-one; documented in docs/source.md
+            return StandardCharsets.ISO_8859_1; // bytes survive one-to-one; documented in docs/data-types.md
         }
     }
 }

@@ -7,7 +7,10 @@ import io.vstream.connect.core.event.RowEnvelope;
 import io.vstream.connect.core.event.SourceInfo;
 import io.vstream.connect.core.event.TopicNames;
 import io.vstream.connect.core.position.OffsetCodec;
+import io.vstream.connect.core.position.LastPk;
 import io.vstream.connect.core.position.ShardGtid;
+import io.vstream.connect.core.position.TableLastPk;
+import java.util.List;
 import java.util.Map;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.Struct;
@@ -66,6 +69,32 @@ final class RecordFactory {
     SourceRecord position(EventType type, ShardGtid at, long tsMs) {
         return control(type, null, ControlEvents.POSITION,
                 ControlEvents.position(keyspace, shard, at.gtidText(), null, tsMs, epoch), at, tsMs);
+    }
+
+    /** A copy row: only an {@code after} image, op {@code r}, {@code source.snapshot = "true"}. */
+    SourceRecord copyRow(TableDecoder table, Struct after, long tsMs, ShardGtid offset) {
+        return row(table, null, after, RowEnvelope.Op.READ, null, 0L, tsMs, 0, 0L, offset);
+    }
+
+    /**
+     * Copy progress of a table: the copy rows since its previous LASTPK are exactly its rows with a key in
+     * ({@code from}, {@code to}] ({@code null}: the table's start, or no upper bound when {@code completed}); the
+     * record stores the new copy state {@code after} as the offset.
+     */
+    SourceRecord lastPk(String table, LastPk from, LastPk to, boolean completed, ShardGtid after, long rowsCopied,
+                        long tsMs) {
+        return control(EventType.LASTPK, table, ControlEvents.LASTPK, ControlEvents.lastPk(keyspace, shard, table,
+                json(table, from), json(table, to), completed, rowsCopied, tsMs), after, tsMs);
+    }
+
+    private static String json(String table, LastPk key) {
+        return key == null ? null : OffsetCodec.copyStateJson(List.of(new TableLastPk(table, key)));
+    }
+
+    /** The shard's copy phase has completed; streaming goes on from the offset's position. */
+    SourceRecord copyCompleted(ShardGtid at, long tsMs) {
+        return control(EventType.COPY_COMPLETED, null, ControlEvents.COPY_COMPLETED,
+                ControlEvents.copyCompleted(keyspace, shard, at.gtidText(), tsMs), at, tsMs);
     }
 
     /**

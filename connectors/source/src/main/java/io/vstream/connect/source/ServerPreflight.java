@@ -36,6 +36,10 @@ final class ServerPreflight {
         expectIfPresent(conn, "binlog_row_metadata", "FULL", problems);
         if (flavor == Flavor.MYSQL56) {
             expect(conn, "gtid_mode", "ON", problems);
+            expectIfPresent(conn, "binlog_transaction_compression", "OFF", problems);
+            expectIfPresent(conn, "binlog_row_value_options", "", problems);
+        } else {
+            expectIfPresent(conn, "log_bin_compress", "OFF", problems);
         }
         if (!problems.isEmpty()) {
             throw new ConnectException("Shard " + shard.name() + " (" + shard.host() + ":" + shard.port() + ", "
@@ -47,7 +51,10 @@ final class ServerPreflight {
     private static void expect(Connection conn, String variable, String value, List<String> problems)
             throws SQLException {
         String actual = queryString(conn, "SELECT @@GLOBAL." + variable);
-        if (!value.equalsIgnoreCase(actual)) {
+        if ("0".equals(actual) && value.equals("OFF")) {
+            actual = "OFF";
+        }
+        if (!value.equalsIgnoreCase(actual == null ? "" : actual)) {
             problems.add(variable + " is " + actual + ", it must be " + value + ": run SET GLOBAL " + variable + "="
                     + value + " and set " + variable + "=" + value + " in the server's config file");
         }
@@ -58,6 +65,9 @@ final class ServerPreflight {
         try {
             expect(conn, variable, value, problems);
         } catch (SQLException e) {
+            if (e.getErrorCode() == 1193 && !variable.equals("binlog_row_metadata")) {
+                return; // the server has no such setting, so it cannot be on
+            }
             if (e.getErrorCode() == 1193) { // unknown system variable: server too old
                 problems.add(variable + " does not exist on this server: use MariaDB 10.5+ or MySQL 8.0.1+, which"
                         + " write column names into the binlog");

@@ -16,6 +16,8 @@ import io.vstream.connect.core.event.RowEnvelope;
 import io.vstream.connect.core.position.Flavor;
 import io.vstream.connect.core.position.GtidPosition;
 import io.vstream.connect.core.position.ShardGtid;
+import io.vstream.connect.core.position.TableLastPk;
+import org.apache.kafka.connect.data.Struct;
 import java.io.Serializable;
 import java.sql.Connection;
 import java.util.HashMap;
@@ -48,7 +50,12 @@ final class ShardStreamer implements Runnable {
     private final BlockingQueue<QueuedRecord> queue;
     private final StreamMetrics metrics;
 
+    private final CopySettings copy;
     private volatile boolean running = true;
+    private boolean announced;
+    private volatile GtidPosition stopTarget;
+    private volatile boolean targetReached;
+    private boolean openSinceBoundary;
     private volatile Throwable failure;
     private volatile BinaryLogClient client;
     private volatile Exception clientFailure;
@@ -67,9 +74,10 @@ final class ShardStreamer implements Runnable {
     private long lastEnqueueNanos = System.nanoTime();
     private boolean receivedSinceConnect;
 
-    ShardStreamer(ShardSpec shard, StreamSettings settings, long serverId, ShardGtid start, long epoch,
-                  StreamMetrics metrics) {
+    ShardStreamer(ShardSpec shard, StreamSettings settings, CopySettings copy, long serverId, ShardGtid start,
+                  long epoch, StreamMetrics metrics) {
         this.shard = shard;
+        this.copy = copy;
         this.settings = settings;
         this.serverId = serverId;
         this.committed = start;
@@ -101,17 +109,19 @@ final class ShardStreamer implements Runnable {
     public void run() {
         long backoff = settings.backoffInitial().toMillis();
         long downSince = 0;
-        boolean announced = false;
         while (running) {
             try {
-                announced = streamOnce(announced);
+                streamOnce();
             } catch (FatalStreamException e) {
                 failure = e;
                 break;
+            } catch (ConnectException e) {
+                failure = e; // refused by a check (uncopyable table, copy that cannot continue): the message says why
+                break;
             } catch (Exception e) {
                 if (running) {
-                    LOG.warn("Shard {}: binlog stream interrupted ({}); reconnecting from {}", shard.name(),
-                            e.toString(), committed == null ? "the current position" : committed.gtidText());
+                    LOG.warn("Shard {}: stream interrupted ({}); resuming from {}", shard.name(), e.toString(),
+                            committed == null ? "the start position" : committed.gtidText());
                 }
             }
             if (!running) {
@@ -138,19 +148,39 @@ final class ShardStreamer implements Runnable {
         disconnectQuietly();
     }
 
-    /** One connection's worth of streaming; returns when the connection ends. */
-    private boolean streamOnce(boolean announced) throws Exception {
+    /** Connects, copies what is left to copy, then streams the binlog; returns or throws when that ends. */
+    private void streamOnce() throws Exception {
         receivedSinceConnect = false;
-        clientFailure = null;
-        try (Connection conn = ShardConnections.open(shard, settings.user(), settings.password(),
-                (int) settings.connectTimeout().toMillis())) {
+        prepare();
+        if (!announced) {
+            enqueue(QueuedRecord.boundary(records.position(io.vstream.connect.core.event.EventType.VGTID, committed,
+                    System.currentTimeMillis())));
+            announced = true;
+        }
+        if (committed.isCopying()) {
+            CopyPhase phase = new CopyPhase(shard, settings, copy, records, charsets, flavor, copyStream(), metrics);
+            while (running && committed.isCopying()) {
+                phase.runCycle();
+            }
+        }
+        if (running) {
+            binlogUntil(null);
+        }
+    }
+
+    /** The preflight, the server's charsets, and the start position when none is known yet. */
+    private void prepare() throws Exception {
+        try (Connection conn = connect()) {
             ServerPreflight.ServerInfo info = ServerPreflight.check(conn, shard);
             flavor = info.flavor();
-            charsets = Charsets.load(conn);
+            charsets = Charsets.load(conn, flavor);
             if (committed == null || committed.isCurrent()) {
+                List<TableLastPk> tables = committed != null ? committed.tablePks()
+                        : copy.copyOnStart() ? CopyPhase.plan(conn, shard, settings, copy) : List.of();
                 GtidPosition now = GtidPosition.parse(flavor, ServerPreflight.currentPosition(conn, flavor));
-                committed = ShardGtid.of(settings.keyspace(), shard.name(), now);
-                LOG.info("Shard {}: starting from the current position {}", shard.name(), committed.gtidText());
+                committed = ShardGtid.of(settings.keyspace(), shard.name(), now, tables);
+                LOG.info("Shard {}: starting from the current position {}{}", shard.name(), committed.gtidText(),
+                        tables.isEmpty() ? "" : ", copying " + tables.size() + " table(s) first");
             } else if (committed.gtid().flavor() != flavor) {
                 throw new FatalStreamException("Shard " + shard.name() + " runs " + info.version() + " but its stored"
                         + " position " + committed.gtidText() + " is of another flavor; the topology points at the"
@@ -161,14 +191,75 @@ final class ShardStreamer implements Runnable {
                 throw new FatalStreamException(e.getMessage(), e);
             }
             throw e;
+        } catch (TableInspector.UncopyableTableException e) {
+            throw e;
         } catch (ConnectException e) {
             throw new FatalStreamException(e.getMessage(), e);
         }
-        if (!announced) {
-            enqueue(QueuedRecord.boundary(records.position(io.vstream.connect.core.event.EventType.VGTID, committed,
-                    System.currentTimeMillis())));
-            announced = true;
+    }
+
+    private Connection connect() throws java.sql.SQLException {
+        return ShardConnections.open(shard, settings.user(), settings.password(),
+                (int) settings.connectTimeout().toMillis());
+    }
+
+    private CopyPhase.Stream copyStream() {
+        return new CopyPhase.Stream() {
+            @Override
+            public boolean running() {
+                return running;
+            }
+
+            @Override
+            public ShardGtid position() {
+                return committed;
+            }
+
+            @Override
+            public void position(ShardGtid next) {
+                committed = next;
+            }
+
+            @Override
+            public void catchUp(GtidPosition target) throws Exception {
+                binlogUntil(target);
+            }
+
+            @Override
+            public void emit(QueuedRecord record) {
+                enqueue(record);
+            }
+
+            @Override
+            public void fieldIfChanged(TableDecoder decoder, long tsMs) {
+                ShardStreamer.this.fieldIfChanged(decoder, tsMs);
+            }
+
+            @Override
+            public Connection connect() throws java.sql.SQLException {
+                return ShardStreamer.this.connect();
+            }
+
+            @Override
+            public GtidPosition currentServerPosition() throws java.sql.SQLException {
+                try (Connection c = ShardStreamer.this.connect()) {
+                    return GtidPosition.parse(flavor, ServerPreflight.currentPosition(c, flavor));
+                }
+            }
+        };
+    }
+
+    /**
+     * Streams the binlog from the committed position: until it contains {@code target} (then returns), or, with no
+     * target, until the connection ends (then throws, so the caller reconnects).
+     */
+    private void binlogUntil(GtidPosition target) throws Exception {
+        if (target != null && committed.gtid().contains(target)) {
+            return;
         }
+        clientFailure = null;
+        stopTarget = target;
+        targetReached = false;
         BinaryLogClient c = new BinaryLogClient(shard.host(), shard.port(), settings.user(), settings.password());
         c.setServerId(serverId);
         c.setKeepAlive(false);
@@ -197,12 +288,18 @@ final class ShardStreamer implements Runnable {
         });
         decoders.clear();
         client = c;
-        LOG.info("Shard {}: streaming the binlog of {}:{} from {} (server_id {})", shard.name(), shard.host(),
-                shard.port(), committed.gtidText(), serverId);
+        if (!running) {
+            return;
+        }
+        LOG.info("Shard {}: streaming the binlog of {}:{} from {}{} (server_id {})", shard.name(), shard.host(),
+                shard.port(), committed.gtidText(), target == null ? "" : " to " + target, serverId);
         try {
             c.connect();
         } catch (ServerException e) {
             throw classify(e);
+        }
+        if (targetReached) {
+            return;
         }
         Exception f = clientFailure;
         if (f instanceof ServerException se) {
@@ -214,7 +311,15 @@ final class ShardStreamer implements Runnable {
         if (running) {
             throw new java.io.EOFException("the server closed the binlog connection");
         }
-        return announced;
+    }
+
+    private void checkTarget() {
+        GtidPosition target = stopTarget;
+        if (target != null && committed.gtid().contains(target)) {
+            targetReached = true;
+            stopTarget = null;
+            disconnectQuietly();
+        }
     }
 
     private Exception classify(ServerException e) {
@@ -233,6 +338,10 @@ final class ShardStreamer implements Runnable {
     }
 
     private void onEventSafely(Event event) {
+        if (!running) {
+            disconnectQuietly(); // stopped while this connection was being opened
+            return;
+        }
         try {
             onEvent(event);
         } catch (RuntimeException e) {
@@ -264,6 +373,9 @@ final class ShardStreamer implements Runnable {
             case QUERY -> onQuery(event.getData(), ts);
             case XID -> commit(ts);
             case TABLE_MAP -> onTableMap(event.getData());
+            case TRANSACTION_PAYLOAD -> throw new ConnectException("Shard " + shard.name() + " writes compressed"
+                    + " binlog transactions, which cannot be decoded: run SET GLOBAL binlog_transaction_compression=OFF"
+                    + " (and in the config file); the changes after " + committed.gtidText() + " must be re-read");
             default -> {
                 if (EventType.isRowMutation(type)) {
                     onRows(event, type, ts, header.getServerId());
@@ -307,6 +419,7 @@ final class ShardStreamer implements Runnable {
             enqueue(QueuedRecord.boundary(records.ddl(q.getDatabase(), sql, txnGtid, committed, ts)));
         }
         endTransaction();
+        checkTarget();
     }
 
     private boolean concernsOurDatabase(QueryEventData q) {
@@ -349,15 +462,8 @@ final class ShardStreamer implements Runnable {
         if (decoder == null) {
             return; // a table we do not stream
         }
-        if (!txnBegun) {
-            enqueue(QueuedRecord.inTransaction(records.begin(txnGtid, committed, ts)));
-            txnBegun = true;
-        }
         String table = decoder.table().table();
-        if (!decoder.signature().equals(fieldsSent.get(table))) {
-            enqueue(QueuedRecord.inTransaction(records.field(decoder, committed, ts)));
-            fieldsSent.put(table, decoder.signature());
-        }
+        boolean copying = committed.isCopying();
         int index = 0;
         for (Object row : rows) {
             Serializable[] before = null;
@@ -376,11 +482,31 @@ final class ShardStreamer implements Runnable {
                 before = (Serializable[]) row;
                 op = RowEnvelope.Op.DELETE;
             }
+            Struct beforeRow = decoder.row(before);
+            Struct afterRow = decoder.row(after);
+            int rowIndex = index++;
+            if (copying && !CopyFilter.send(committed.tablePks(), table, beforeRow, afterRow)) {
+                continue; // the row will be copied (see CopyFilter)
+            }
+            if (!txnBegun) {
+                enqueue(QueuedRecord.inTransaction(records.begin(txnGtid, committed, ts)));
+                txnBegun = true;
+            }
+            fieldIfChanged(decoder, ts);
             txnEvents++;
-            SourceRecord r = records.row(decoder, decoder.row(before), decoder.row(after), op, txnGtid, eventServerId,
-                    ts, index++, txnEvents, committed);
+            SourceRecord r = records.row(decoder, beforeRow, afterRow, op, txnGtid, eventServerId, ts, rowIndex,
+                    txnEvents, committed);
             enqueue(QueuedRecord.inTransaction(r));
             metrics.row();
+        }
+    }
+
+    /** Sends the table's FIELD record when its columns differ from the last FIELD sent for it. */
+    private void fieldIfChanged(TableDecoder decoder, long ts) {
+        String table = decoder.table().table();
+        if (!decoder.signature().equals(fieldsSent.get(table))) {
+            enqueue(QueuedRecord.inTransaction(records.field(decoder, committed, ts)));
+            fieldsSent.put(table, decoder.signature());
         }
     }
 
@@ -396,6 +522,7 @@ final class ShardStreamer implements Runnable {
             maybeHeartbeat(ts);
         }
         endTransaction();
+        checkTarget();
     }
 
     private void endTransaction() {
@@ -406,8 +533,9 @@ final class ShardStreamer implements Runnable {
     }
 
     private void abortOpenTransaction() {
-        if (txnBegun) {
+        if (openSinceBoundary) {
             enqueue(QueuedRecord.abortMarker());
+            fieldsSent.clear(); // an aborted FIELD may never reach a read_committed consumer: send it again
         }
         endTransaction();
     }
@@ -424,6 +552,7 @@ final class ShardStreamer implements Runnable {
             while (running) {
                 if (queue.offer(r, 200, TimeUnit.MILLISECONDS)) {
                     lastEnqueueNanos = System.nanoTime();
+                    openSinceBoundary = !r.boundary();
                     return;
                 }
             }

@@ -15,6 +15,9 @@ final class StreamMetrics implements StreamMetricsMXBean, AutoCloseable {
     private final AtomicLong events = new AtomicLong();
     private final AtomicLong rows = new AtomicLong();
     private final AtomicLong transactions = new AtomicLong();
+    private final AtomicLong copyRows = new AtomicLong();
+    private volatile String copyTable = "";
+    private volatile long copyEstimate;
     private volatile long lastEventTs;
     private volatile Supplier<String> position = () -> "";
     private ObjectName name;
@@ -53,6 +56,27 @@ final class StreamMetrics implements StreamMetricsMXBean, AutoCloseable {
 
     void transaction(long tsMs) {
         transactions.incrementAndGet();
+    }
+
+    void copied(String table, long rows, long estimated) {
+        copyRows.addAndGet(rows);
+        copyTable = table;
+        copyEstimate = estimated;
+    }
+
+    @Override
+    public long getCopyRows() {
+        return copyRows.get();
+    }
+
+    @Override
+    public String getCopyTable() {
+        return copyTable;
+    }
+
+    @Override
+    public long getCopyTableEstimatedRows() {
+        return copyEstimate;
     }
 
     @Override

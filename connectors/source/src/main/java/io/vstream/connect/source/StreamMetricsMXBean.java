@@ -12,4 +12,13 @@ public interface StreamMetricsMXBean {
     long getLagMs();
 
     String getLastPosition();
+
+    /** Rows emitted by the copy phase since the task started. */
+    long getCopyRows();
+
+    /** The table being copied, or empty. */
+    String getCopyTable();
+
+    /** The server's estimate of the rows of the table being copied. */
+    long getCopyTableEstimatedRows();
 }

@@ -7,6 +7,7 @@ import io.vstream.connect.core.event.ColumnDef;
 import io.vstream.connect.core.event.RowEnvelope;
 import io.vstream.connect.core.event.SchemaNames;
 import io.vstream.connect.core.event.TableDef;
+import io.vstream.connect.core.position.Flavor;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -56,16 +57,25 @@ final class TableDecoder {
         if (md == null || md.getColumnNames() == null || md.getColumnNames().isEmpty()) {
             throw new MissingMetadataException(tm.getDatabase() + "." + tm.getTable());
         }
-        List<BinlogColumn> columns = columns(tm, md);
+        return of(tm.getDatabase(), tm.getTable(), columns(tm, md, charsets.flavor()), filter, charsets, prefix,
+                keyspace);
+    }
+
+    /**
+     * Builds the decoder of a table whose columns are known otherwise (the copy phase reads them from
+     * {@code information_schema}); {@code columns} are in table order, each with its index in the row images.
+     */
+    static TableDecoder of(String database, String tableName, List<BinlogColumn> columns, TableFilter filter,
+                           Charsets charsets, String prefix, String keyspace) {
         List<ColumnDef> defs = new ArrayList<>();
         List<Integer> indexes = new ArrayList<>();
         List<ColumnConverter> convs = new ArrayList<>();
         List<Integer> keys = new ArrayList<>();
-        SchemaBuilder row = SchemaBuilder.struct().name(SchemaNames.value(prefix, keyspace, tm.getTable())).optional();
-        SchemaBuilder key = SchemaBuilder.struct().name(SchemaNames.key(prefix, keyspace, tm.getTable()));
+        SchemaBuilder row = SchemaBuilder.struct().name(SchemaNames.value(prefix, keyspace, tableName)).optional();
+        SchemaBuilder key = SchemaBuilder.struct().name(SchemaNames.key(prefix, keyspace, tableName));
         StringBuilder sig = new StringBuilder();
         for (BinlogColumn c : columns) {
-            if (!c.primaryKey() && !filter.includesColumn(tm.getTable(), c.name())) {
+            if (!c.primaryKey() && !filter.includesColumn(tableName, c.name())) {
                 continue;
             }
             ColumnConverter conv = ColumnConverter.of(c, charsets.forCollation(c.collationId()), false);
@@ -81,11 +91,11 @@ final class TableDecoder {
                     .append(c.primaryKey()).append(':').append(c.collationId()).append(';');
         }
         Schema rowSchema = row.build();
-        TableDef def = new TableDef(tm.getDatabase(), tm.getTable(), defs, keyNames(defs, keys));
+        TableDef def = new TableDef(database, tableName, defs, keyNames(defs, keys));
         return new TableDecoder(def, indexes.stream().mapToInt(Integer::intValue).toArray(),
                 convs.toArray(new ColumnConverter[0]), keys.stream().mapToInt(Integer::intValue).toArray(),
                 keys.isEmpty() ? null : key.build(), rowSchema,
-                RowEnvelope.schema(SchemaNames.envelope(prefix, keyspace, tm.getTable()), rowSchema), sig.toString());
+                RowEnvelope.schema(SchemaNames.envelope(prefix, keyspace, tableName), rowSchema), sig.toString());
     }
 
     private static List<String> keyNames(List<ColumnDef> defs, List<Integer> keys) {
@@ -96,7 +106,8 @@ final class TableDecoder {
         return names;
     }
 
-    private static List<BinlogColumn> columns(TableMapEventData tm, TableMapEventMetadata md) {
+    /** The columns a TABLE_MAP event describes, each with the facts its optional metadata gives. */
+    static List<BinlogColumn> columns(TableMapEventData tm, TableMapEventMetadata md, Flavor flavor) {
         byte[] types = tm.getColumnTypes();
         int[] meta = tm.getColumnMetadata();
         BitSet nullability = tm.getColumnNullability();
@@ -117,8 +128,8 @@ final class TableDecoder {
         for (int i = 0; i < types.length; i++) {
             ColumnType type = BinlogColumn.realType(types[i] & 0xFF, meta[i]);
             boolean unsigned = false;
-            if (BinlogColumn.isNumeric(type)) {
-                unsigned = signedness.get(numeric++);
+            if (BinlogColumn.hasSignednessBit(type, flavor)) {
+                unsigned = signedness.get(numeric++) && BinlogColumn.isNumeric(type);
             }
             int collation = BinlogColumn.BINARY_COLLATION;
             String[] values = null;

@@ -44,6 +44,14 @@ public class VStreamSourceConnectorConfig extends AbstractConfig {
     public static final String COLUMN_EXCLUDE_LIST = "column.exclude.list";
     public static final String HEARTBEAT_INTERVAL_MS = "heartbeat.interval.ms";
     public static final String SERVER_ID_BASE = "binlog.server.id.base";
+    public static final String COPY_TABLE_INCLUDE_LIST = "copy.table.include.list";
+    public static final String COPY_KEYLESS_TABLES = "copy.keyless.tables";
+    public static final String COPY_CHUNK_TARGET_MS = "copy.chunk.target.ms";
+    public static final String COPY_CHUNK_MAX_ROWS = "copy.chunk.max.rows";
+    public static final String COPY_CYCLE_MAX_MS = "copy.cycle.max.ms";
+    public static final String COPY_MAX_ROWS_PER_SECOND = "copy.max.rows.per.second";
+    public static final String THROTTLE_REPLICAS = "throttle.replicas";
+    public static final String THROTTLE_MAX_REPLICA_LAG_MS = "throttle.max.replica.lag.ms";
     public static final String MAX_BATCH_SIZE = "max.batch.size";
     public static final String MAX_QUEUE_SIZE = "max.queue.size";
     public static final String POLL_INTERVAL_MS = "poll.interval.ms";
@@ -52,16 +60,22 @@ public class VStreamSourceConnectorConfig extends AbstractConfig {
     private static final String GROUP_CONNECTION = "Connection";
     private static final String GROUP_STREAM = "Stream";
     private static final String GROUP_FILTER = "Filters";
+    private static final String GROUP_COPY = "Copy phase";
     private static final String GROUP_TUNING = "Tuning";
 
     /** Where a shard without a stored offset starts. */
     public enum StartMode {
+        /** Copy the existing rows of the streamed tables first (the copy phase), then stream from there. */
+        COPY,
         /** From the shard's current position ({@code @@gtid_binlog_pos} / {@code @@gtid_executed}): only new changes. */
         CURRENT,
         /** From the per-shard positions given in {@code start.position} (a VGTID). */
         POSITION;
 
-        static final String DOC = "Where a shard with no stored offset starts streaming. 'current': from the shard's"
+        static final String DOC = "Where a shard with no stored offset starts. 'copy' (default): copy the existing rows"
+                + " of the streamed tables (those matching copy.table.include.list) in a resumable copy phase, then"
+                + " stream the binlog from the copy's position, so a consumer that applies the whole log ends with the"
+                + " source's data; tables not copied stream from the start position. 'current': from the shard's"
                 + " current GTID position (only changes made from now on). 'position': from the shard's entry in"
                 + " 'start.position'. A shard that has a stored offset always resumes from it.";
 
@@ -109,7 +123,7 @@ public class VStreamSourceConnectorConfig extends AbstractConfig {
         def.define(TOPIC_PREFIX, Type.STRING, "vstream", new ConfigDef.NonEmptyString(), Importance.HIGH,
                 "Prefix of the per-shard topics: each shard's ordered log is <prefix>.<keyspace>.<shard>; also the"
                         + " namespace of the row schemas.", GROUP_STREAM, ++o, Width.MEDIUM, "Topic prefix");
-        def.define(START_MODE, Type.STRING, "current", enumValidator(StartMode.values()), Importance.HIGH,
+        def.define(START_MODE, Type.STRING, "copy", enumValidator(StartMode.values()), Importance.HIGH,
                 StartMode.DOC, GROUP_STREAM, ++o, Width.SHORT, "Start mode");
         def.define(START_POSITION, Type.STRING, "", Importance.MEDIUM,
                 "With start.mode=position: the VGTID to start from, as JSON {\"shard_gtids\":[{\"keyspace\":\"ks\","
@@ -132,6 +146,36 @@ public class VStreamSourceConnectorConfig extends AbstractConfig {
         def.define(COLUMN_EXCLUDE_LIST, Type.LIST, "", Importance.MEDIUM,
                 "Regular expressions (full match, case-insensitive) of <table>.<column> names to leave out of row"
                         + " events. Key columns cannot be excluded.", GROUP_FILTER, ++o, Width.LONG, "Columns to exclude");
+        o = 0;
+        def.define(COPY_TABLE_INCLUDE_LIST, Type.LIST, "", Importance.MEDIUM,
+                "With start.mode=copy: regular expressions (full match, case-insensitive) of the streamed tables whose"
+                        + " existing rows are copied; empty means all streamed tables. The others stream from the start"
+                        + " position only.", GROUP_COPY, ++o, Width.LONG, "Tables to copy");
+        def.define(COPY_KEYLESS_TABLES, Type.STRING, "fail", ConfigDef.CaseInsensitiveValidString.in("fail", "skip"),
+                Importance.MEDIUM, "A table to copy needs a primary key or a unique key over NOT NULL columns (not on"
+                        + " FLOAT, DOUBLE or JSON columns) to be copied in order and resumed. 'fail' (default): refuse to"
+                        + " start, naming the table. 'skip': do not copy its existing rows, stream its changes only.",
+                GROUP_COPY, ++o, Width.SHORT, "Tables without a usable key");
+        def.define(COPY_CHUNK_TARGET_MS, Type.LONG, 500L, ConfigDef.Range.atLeast(10), Importance.LOW,
+                "The copy reads rows in chunks sized so that one takes about this long; the last copied key is stored"
+                        + " after each chunk.", GROUP_COPY, ++o, Width.SHORT, "Copy chunk target time (ms)");
+        def.define(COPY_CHUNK_MAX_ROWS, Type.INT, 50_000, ConfigDef.Range.atLeast(CopySettings.MIN_CHUNK_ROWS),
+                Importance.LOW, "The most rows one copy chunk reads.", GROUP_COPY, ++o, Width.SHORT,
+                "Copy chunk max rows");
+        def.define(COPY_CYCLE_MAX_MS, Type.LONG, 300_000L, ConfigDef.Range.atLeast(1_000), Importance.LOW,
+                "How long one consistent snapshot is used before the copy catches up with the binlog and opens a new"
+                        + " one (long snapshots hold back InnoDB's purge).", GROUP_COPY, ++o, Width.SHORT,
+                "Copy cycle max time (ms)");
+        def.define(COPY_MAX_ROWS_PER_SECOND, Type.LONG, 0L, ConfigDef.Range.atLeast(0), Importance.LOW,
+                "The most rows per second the copy reads from a shard; 0 for no limit.", GROUP_COPY, ++o,
+                Width.SHORT, "Copy max rows/s");
+        def.define(THROTTLE_REPLICAS, Type.LIST, "", Importance.LOW,
+                "Replicas (<host>:<port>) whose lag holds the copy back: while any lags more than"
+                        + " throttle.max.replica.lag.ms, or does not replicate, the copy waits and logs why.",
+                GROUP_COPY, ++o, Width.LONG, "Replicas to watch");
+        def.define(THROTTLE_MAX_REPLICA_LAG_MS, Type.LONG, 5_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
+                "The replica lag above which the copy waits.", GROUP_COPY, ++o, Width.SHORT,
+                "Max replica lag (ms)");
         o = 0;
         def.define(MAX_BATCH_SIZE, Type.INT, 2048, ConfigDef.Range.atLeast(1), Importance.LOW,
                 "The most records one poll() returns.", GROUP_TUNING, ++o, Width.SHORT, "Max batch size");
@@ -232,6 +276,21 @@ public class VStreamSourceConnectorConfig extends AbstractConfig {
         return new TableFilter(getList(TABLE_INCLUDE_LIST), getList(TABLE_EXCLUDE_LIST), getList(COLUMN_EXCLUDE_LIST));
     }
 
+    public CopySettings copySettings() {
+        List<ShardSpec> replicas = new ArrayList<>();
+        for (String r : getList(THROTTLE_REPLICAS)) {
+            if (!r.isBlank()) {
+                replicas.add(ShardSpec.parse("-=" + r.strip()));
+            }
+        }
+        return new CopySettings(startMode() == StartMode.COPY,
+                new TableFilter(getList(COPY_TABLE_INCLUDE_LIST), List.of(), List.of()),
+                "skip".equalsIgnoreCase(getString(COPY_KEYLESS_TABLES)),
+                Duration.ofMillis(getLong(COPY_CHUNK_TARGET_MS)), getInt(COPY_CHUNK_MAX_ROWS),
+                Duration.ofMillis(getLong(COPY_CYCLE_MAX_MS)), getLong(COPY_MAX_ROWS_PER_SECOND), replicas,
+                Duration.ofMillis(getLong(THROTTLE_MAX_REPLICA_LAG_MS)));
+    }
+
     public int maxBatchSize() {
         return getInt(MAX_BATCH_SIZE);
     }
@@ -283,7 +342,18 @@ public class VStreamSourceConnectorConfig extends AbstractConfig {
             String keyspace = props.get(KEYSPACE);
             StartPositions.validate(text, keyspace, shards).forEach(position::addErrorMessage);
         }
-        for (String key : List.of(TABLE_INCLUDE_LIST, TABLE_EXCLUDE_LIST, COLUMN_EXCLUDE_LIST)) {
+        ConfigValue replicas = values.get(THROTTLE_REPLICAS);
+        if (replicas != null && replicas.value() instanceof List<?> list) {
+            for (Object r : list) {
+                try {
+                    ShardSpec.parse("-=" + String.valueOf(r).strip());
+                } catch (IllegalArgumentException e) {
+                    replicas.addErrorMessage("'" + r + "' is not <host>:<port>");
+                }
+            }
+        }
+        for (String key : List.of(TABLE_INCLUDE_LIST, TABLE_EXCLUDE_LIST, COLUMN_EXCLUDE_LIST,
+                COPY_TABLE_INCLUDE_LIST)) {
             ConfigValue v = values.get(key);
             if (v != null && v.value() instanceof List<?> patterns) {
                 for (Object p : patterns) {

@@ -65,7 +65,8 @@ public class VStreamSourceTask extends SourceTask {
             ShardGtid start = startOf(shard, stored.get(OffsetCodec.partition(config.keyspace(), shard.name())));
             int index = indexOf(all, shard);
             StreamMetrics m = StreamMetrics.register(name, shard.name());
-            ShardStreamer s = new ShardStreamer(shard, settings, config.serverId(name, index), start, 0L, m);
+            ShardStreamer s = new ShardStreamer(shard, settings, config.copySettings(), config.serverId(name, index),
+                    start, 0L, m);
             metrics.add(m);
             streamers.add(s);
         }
@@ -86,7 +87,7 @@ public class VStreamSourceTask extends SourceTask {
             return stored;
         }
         return switch (config.startMode()) {
-            case CURRENT -> null;
+            case COPY, CURRENT -> null;
             case POSITION -> {
                 Optional<ShardGtid> p = StartPositions.forShard(config.startPosition(), config.keyspace(), shard.name());
                 yield p.orElseThrow(() -> new ConnectException("start.position has no entry for shard " + shard.name()));

@@ -71,11 +71,19 @@ public final class ControlEvents {
             .field("epoch", Schema.INT64_SCHEMA)
             .build();
 
+    /**
+     * Copy progress of one table: the copy rows since the previous LASTPK of the table are exactly the table's rows
+     * with a key in ({@code from}, {@code lastpk}] (from = null: the table's start; completed: no upper bound), as of
+     * the copy's snapshot. A consumer that may have seen rows of an earlier, interrupted copy deletes the rows of that
+     * range that the chunk lacks (see docs/copy.md).
+     */
     public static final Schema LASTPK = SchemaBuilder.struct().name(NS + "LastPk")
             .field("keyspace", Schema.STRING_SCHEMA)
             .field("shard", Schema.STRING_SCHEMA)
             .field("table", Schema.STRING_SCHEMA)
+            .field("from", Schema.OPTIONAL_STRING_SCHEMA)
             .field("lastpk", Schema.OPTIONAL_STRING_SCHEMA)
+            .field("completed", Schema.BOOLEAN_SCHEMA)
             .field("rows_copied", Schema.INT64_SCHEMA)
             .field("ts_ms", Schema.INT64_SCHEMA)
             .build();
@@ -150,10 +158,11 @@ public final class ControlEvents {
                 .put("copy", copyJson).put("ts_ms", tsMs).put("epoch", epoch);
     }
 
-    public static Struct lastPk(String keyspace, String shard, String table, String lastPkJson, long rowsCopied,
-                                long tsMs) {
+    public static Struct lastPk(String keyspace, String shard, String table, String fromJson, String lastPkJson,
+                                boolean completed, long rowsCopied, long tsMs) {
         return new Struct(LASTPK).put("keyspace", keyspace).put("shard", shard).put("table", table)
-                .put("lastpk", lastPkJson).put("rows_copied", rowsCopied).put("ts_ms", tsMs);
+                .put("from", fromJson).put("lastpk", lastPkJson).put("completed", completed)
+                .put("rows_copied", rowsCopied).put("ts_ms", tsMs);
     }
 
     public static Struct copyCompleted(String keyspace, String shard, String position, long tsMs) {

@@ -65,6 +65,16 @@ public final class OffsetCodec {
         return Collections.unmodifiableMap(offset);
     }
 
+    /** The JSON of a copy state (table lastPKs), as the {@code copy} offset key and LASTPK events carry it. */
+    public static String copyStateJson(List<TableLastPk> tablePks) {
+        return VgtidJson.writeTablePks(tablePks);
+    }
+
+    /** Reads a copy state written by {@link #copyStateJson}; a malformed one is refused naming the path. */
+    public static List<TableLastPk> copyStateFromJson(String json) {
+        return VgtidJson.readTablePks(json, "copy");
+    }
+
     /**
      * Reads a stored offset back. A {@code null} offset means no offset is stored for the shard, a normal state the
      * caller handles (from the connector's start configuration) before calling this.

@@ -1,0 +1,117 @@
+package io.vstream.connect.source;
+
+import io.vstream.connect.core.position.LastPk;
+import io.vstream.connect.core.sql.SqlIdentifiers;
+import io.vstream.connect.core.sql.SqlTag;
+import io.vstream.connect.core.sql.ValueBinder;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The copy phase's chunk statement for one table: the next rows after a last key, in key order, with a limit
+ * ({@code SELECT cols FROM t WHERE k1 > ? OR (k1 = ? AND k2 > ?) ORDER BY k1, k2 LIMIT n}, a form the optimizer
+ * turns into one index range), and the reading of a row's key back into a {@link LastPk}.
+ */
+final class ChunkQuery {
+    private final CopyTable table;
+    private final String firstChunkSql;
+    private final String nextChunkSql;
+    private final int[] keyIndexes;
+
+    ChunkQuery(CopyTable table, List<SourceColumn> selected) {
+        this.table = table;
+        List<String> cols = new ArrayList<>();
+        for (SourceColumn c : selected) {
+            cols.add(SqlIdentifiers.quote(c.name()));
+        }
+        String from = " FROM " + SqlIdentifiers.qualify(table.database(), table.name());
+        String order = " ORDER BY " + SqlIdentifiers.quoteList(table.keyColumns()) + " LIMIT ?";
+        String select = "SELECT " + String.join(", ", cols) + from;
+        this.firstChunkSql = SqlTag.tag("copy", select + order);
+        this.nextChunkSql = SqlTag.tag("copy", select + " WHERE " + after(table.keyColumns()) + order);
+        this.keyIndexes = new int[table.keyColumns().size()];
+        for (int i = 0; i < keyIndexes.length; i++) {
+            int idx = -1;
+            for (int j = 0; j < selected.size(); j++) {
+                if (selected.get(j).name().equalsIgnoreCase(table.keyColumns().get(i))) {
+                    idx = j;
+                }
+            }
+            keyIndexes[i] = idx + 1;
+        }
+    }
+
+    /** {@code k1 > ? OR (k1 = ? AND k2 > ?) OR ...}: the rows strictly after a key, in key order. */
+    static String after(List<String> key) {
+        List<String> terms = new ArrayList<>();
+        for (int i = 0; i < key.size(); i++) {
+            StringBuilder t = new StringBuilder("(");
+            for (int j = 0; j < i; j++) {
+                t.append(SqlIdentifiers.quote(key.get(j))).append(" = ? AND ");
+            }
+            t.append(SqlIdentifiers.quote(key.get(i))).append(" > ?)");
+            terms.add(t.toString());
+        }
+        return String.join(" OR ", terms);
+    }
+
+    /** Prepares the statement for the chunk after {@code lastPk} ({@code null}: from the first row). */
+    PreparedStatement prepare(Connection conn, LastPk lastPk, int limit) throws SQLException {
+        PreparedStatement ps = conn.prepareStatement(lastPk == null ? firstChunkSql : nextChunkSql);
+        int p = 1;
+        if (lastPk != null) {
+            for (int i = 0; i < lastPk.size(); i++) {
+                for (int j = 0; j < i; j++) {
+                    ValueBinder.bind(ps, p++, bindable(lastPk.value(j)));
+                }
+                ValueBinder.bind(ps, p++, bindable(lastPk.value(i)));
+            }
+        }
+        ps.setInt(p, limit);
+        return ps;
+    }
+
+    private static Object bindable(Object v) {
+        return v instanceof BigInteger b ? new BigDecimal(b) : v;
+    }
+
+    /** The key of the current row of {@code rs}, typed as the offset codec stores it. */
+    LastPk keyOf(ResultSet rs) throws SQLException {
+        LastPk.Builder b = LastPk.builder();
+        for (int i = 0; i < keyIndexes.length; i++) {
+            String name = table.keyColumns().get(i);
+            SourceColumn c = table.columns().get(table.columnIndex(name));
+            b.add(c.name(), keyValue(rs, keyIndexes[i], c));
+        }
+        return b.build();
+    }
+
+    private static Object keyValue(ResultSet rs, int index, SourceColumn c) throws SQLException {
+        switch (c.dataType().toLowerCase(Locale.ROOT)) {
+            case "tinyint", "smallint", "mediumint", "int", "integer", "year":
+                return rs.getLong(index);
+            case "bigint": {
+                if (c.unsigned()) {
+                    BigDecimal d = rs.getBigDecimal(index);
+                    BigInteger v = d.toBigIntegerExact();
+                    return v.bitLength() < 64 ? (Object) v.longValue() : v;
+                }
+                return rs.getLong(index);
+            }
+            case "decimal", "numeric":
+                return rs.getBigDecimal(index);
+            case "binary", "varbinary", "bit":
+                return rs.getBytes(index);
+            default:
+                // strings compare in the column's collation; temporal values as their literal text
+                return rs.getString(index);
+        }
+    }
+}

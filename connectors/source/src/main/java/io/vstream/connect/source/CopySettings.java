@@ -1,0 +1,20 @@
+package io.vstream.connect.source;
+
+import java.time.Duration;
+import java.util.List;
+
+/** The copy phase's knobs, resolved once from the configuration. */
+record CopySettings(
+        boolean copyOnStart,
+        TableFilter tables,
+        boolean skipKeylessTables,
+        Duration chunkTarget,
+        int chunkMaxRows,
+        Duration cycleMax,
+        long maxRowsPerSecond,
+        List<ShardSpec> throttleReplicas,
+        Duration maxReplicaLag) {
+
+    static final int FIRST_CHUNK_ROWS = 1000;
+    static final int MIN_CHUNK_ROWS = 100;
+}

@@ -1,0 +1,159 @@
+package io.vstream.connect.source;
+
+import com.github.shyiko.mysql.binlog.event.deserialization.ColumnType;
+import java.io.Serializable;
+import java.math.BigDecimal;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+import java.util.BitSet;
+
+/**
+ * Reads a copy row's cells from a {@link ResultSet} into the same Java values the binlog deserializer produces for
+ * that column (see {@link BinlogDeserializers} and {@link TemporalCells}), so that {@link ColumnConverter} turns copy
+ * rows and binlog rows of a table into identical Connect values. Temporal values are read as text (the session runs
+ * with {@code time_zone='+00:00'}), so no JDBC time-zone conversion touches them; zero dates become {@code null}.
+ */
+final class JdbcCells {
+    private JdbcCells() {
+    }
+
+    static Serializable read(ResultSet rs, int index, BinlogColumn c) throws SQLException {
+        ColumnType t = c.type();
+        switch (t) {
+            case TINY, SHORT, INT24, LONG, YEAR: {
+                long v = rs.getLong(index);
+                return rs.wasNull() ? null : v;
+            }
+            case LONGLONG: {
+                if (c.unsigned()) {
+                    BigDecimal d = rs.getBigDecimal(index);
+                    return d == null ? null : d.toBigIntegerExact().longValue(); // two's complement, as the binlog
+                }
+                long v = rs.getLong(index);
+                return rs.wasNull() ? null : v;
+            }
+            case FLOAT: {
+                float v = rs.getFloat(index);
+                return rs.wasNull() ? null : v;
+            }
+            case DOUBLE: {
+                double v = rs.getDouble(index);
+                return rs.wasNull() ? null : v;
+            }
+            case NEWDECIMAL, DECIMAL:
+                return rs.getBigDecimal(index);
+            case BIT: {
+                byte[] b = rs.getBytes(index);
+                if (b == null) {
+                    return null;
+                }
+                byte[] little = new byte[b.length];
+                for (int i = 0; i < b.length; i++) {
+                    little[i] = b[b.length - 1 - i];
+                }
+                return BitSet.valueOf(little);
+            }
+            case DATE, NEWDATE: {
+                String s = rs.getString(index);
+                return s == null ? null : date(s);
+            }
+            case DATETIME, DATETIME_V2: {
+                String s = rs.getString(index);
+                return s == null ? null : datetime(s);
+            }
+            case TIMESTAMP, TIMESTAMP_V2: {
+                String s = rs.getString(index);
+                LocalDateTime dt = s == null ? null : datetime(s);
+                return dt == null ? null : dt.toInstant(ZoneOffset.UTC);
+            }
+            case TIME, TIME_V2: {
+                String s = rs.getString(index);
+                return s == null ? null : time(s);
+            }
+            case ENUM: {
+                String s = rs.getString(index);
+                return s == null ? null : enumIndex(c.enumOrSetValues(), s);
+            }
+            case SET: {
+                String s = rs.getString(index);
+                return s == null ? null : setBits(c.enumOrSetValues(), s);
+            }
+            case STRING, VARCHAR, VAR_STRING, TINY_BLOB, MEDIUM_BLOB, LONG_BLOB, BLOB:
+                return c.isBinary() ? rs.getBytes(index) : rs.getString(index);
+            case JSON:
+                return rs.getString(index); // MySQL's JSON as text; ColumnConverter passes text through
+            default:
+                return rs.getBytes(index);
+        }
+    }
+
+    static LocalDate date(String s) {
+        try {
+            return LocalDate.parse(s.trim());
+        } catch (DateTimeParseException e) {
+            return null; // 0000-00-00 and other invalid dates
+        }
+    }
+
+    static LocalDateTime datetime(String s) {
+        String v = s.trim().replace(' ', 'T');
+        try {
+            return LocalDateTime.parse(v);
+        } catch (DateTimeParseException e) {
+            return null;
+        }
+    }
+
+    /** {@code [-]HHH:MM:SS[.ffffff]} as a signed duration. */
+    static Duration time(String s) {
+        String v = s.trim();
+        boolean negative = v.startsWith("-");
+        if (negative) {
+            v = v.substring(1);
+        }
+        String[] parts = v.split(":");
+        long hours = Long.parseLong(parts[0]);
+        long minutes = Long.parseLong(parts[1]);
+        String sec = parts[2];
+        long micros = 0;
+        int dot = sec.indexOf('.');
+        if (dot >= 0) {
+            String frac = (sec.substring(dot + 1) + "000000").substring(0, 6);
+            micros = Long.parseLong(frac);
+            sec = sec.substring(0, dot);
+        }
+        long total = ((hours * 60 + minutes) * 60 + Long.parseLong(sec)) * 1_000_000L + micros;
+        return Duration.ofNanos((negative ? -total : total) * 1000L);
+    }
+
+    private static Integer enumIndex(String[] members, String value) {
+        if (members != null) {
+            for (int i = 0; i < members.length; i++) {
+                if (members[i].equals(value)) {
+                    return i + 1;
+                }
+            }
+        }
+        return 0;
+    }
+
+    private static Long setBits(String[] members, String value) {
+        long bits = 0;
+        if (value.isEmpty() || members == null) {
+            return bits;
+        }
+        for (String part : value.split(",")) {
+            for (int i = 0; i < members.length; i++) {
+                if (members[i].equals(part)) {
+                    bits |= 1L << i;
+                }
+            }
+        }
+        return bits;
+    }
+}

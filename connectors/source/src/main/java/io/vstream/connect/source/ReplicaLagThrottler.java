@@ -1,0 +1,79 @@
+package io.vstream.connect.source;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Holds the copy back while a configured replica lags: measures each replica's lag ({@code SHOW SLAVE STATUS} /
+ * {@code SHOW REPLICA STATUS}) and decides, separately, whether to wait, always with the reason (gh-ost's split of
+ * measuring from deciding). An unreachable replica or one whose replication is stopped counts as lagging.
+ */
+final class ReplicaLagThrottler {
+    private static final Logger LOG = LoggerFactory.getLogger(ReplicaLagThrottler.class);
+
+    private final List<ShardSpec> replicas;
+    private final Duration maxLag;
+    private final String user;
+    private final String password;
+    private final String shard;
+
+    ReplicaLagThrottler(String shard, List<ShardSpec> replicas, Duration maxLag, String user, String password) {
+        this.shard = shard;
+        this.replicas = replicas;
+        this.maxLag = maxLag;
+        this.user = user;
+        this.password = password;
+    }
+
+    /** Why the copy should wait now, or {@code null} to go on. */
+    String reason() {
+        for (ShardSpec r : replicas) {
+            Long lagSeconds = measure(r);
+            if (lagSeconds == null) {
+                return "replica " + r.host() + ":" + r.port() + " is unreachable or not replicating";
+            }
+            if (lagSeconds * 1000 > maxLag.toMillis()) {
+                return "replica " + r.host() + ":" + r.port() + " lags " + lagSeconds + " s (max "
+                        + maxLag.toMillis() + " ms)";
+            }
+        }
+        return null;
+    }
+
+    /** Waits while {@link #reason()} says so, logging each new reason; returns early when {@code running} ends. */
+    void await(java.util.function.BooleanSupplier running) throws InterruptedException {
+        if (replicas.isEmpty()) {
+            return;
+        }
+        String last = null;
+        String why;
+        while (running.getAsBoolean() && (why = reason()) != null) {
+            if (!why.equals(last)) {
+                LOG.info("Shard {}: copy throttled: {}", shard, why);
+                last = why;
+            }
+            Thread.sleep(500);
+        }
+    }
+
+    private Long measure(ShardSpec replica) {
+        try (Connection c = ShardConnections.open(replica, user, password, 5000);
+             Statement st = c.createStatement()) {
+            try (ResultSet rs = st.executeQuery("SHOW SLAVE STATUS")) {
+                if (!rs.next()) {
+                    return null;
+                }
+                long lag = rs.getLong("Seconds_Behind_Master");
+                return rs.wasNull() ? null : lag;
+            }
+        } catch (SQLException e) {
+            return null;
+        }
+    }
+}

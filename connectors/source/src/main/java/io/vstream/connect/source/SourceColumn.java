@@ -1,0 +1,126 @@
+package io.vstream.connect.source;
+
+import com.github.shyiko.mysql.binlog.event.deserialization.ColumnType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * One column as {@code information_schema.COLUMNS} describes it, and the TABLE_MAP form the binlog gives the same
+ * column ({@link #toBinlogColumn}), so that copy rows read over SQL are decoded by the same {@link TableDecoder} and
+ * carry the same Connect schema as binlog rows.
+ */
+record SourceColumn(
+        String name,
+        String dataType,
+        String columnType,
+        boolean nullable,
+        int collationId,
+        long octetLength,
+        int numericPrecision,
+        int numericScale,
+        int datetimePrecision,
+        boolean virtual) {
+
+    boolean unsigned() {
+        return columnType.toLowerCase(Locale.ROOT).contains("unsigned");
+    }
+
+    /** The real binlog column type of this column, or {@code null} when the copy does not support it. */
+    ColumnType binlogType() {
+        return switch (dataType.toLowerCase(Locale.ROOT)) {
+            case "tinyint" -> ColumnType.TINY;
+            case "smallint" -> ColumnType.SHORT;
+            case "mediumint" -> ColumnType.INT24;
+            case "int", "integer" -> ColumnType.LONG;
+            case "bigint" -> ColumnType.LONGLONG;
+            case "decimal", "numeric" -> ColumnType.NEWDECIMAL;
+            case "float" -> ColumnType.FLOAT;
+            case "double", "real" -> ColumnType.DOUBLE;
+            case "bit" -> ColumnType.BIT;
+            case "date" -> ColumnType.DATE;
+            case "datetime" -> ColumnType.DATETIME_V2;
+            case "timestamp" -> ColumnType.TIMESTAMP_V2;
+            case "time" -> ColumnType.TIME_V2;
+            case "year" -> ColumnType.YEAR;
+            case "char", "binary" -> ColumnType.STRING;
+            case "varchar", "varbinary" -> ColumnType.VARCHAR;
+            case "tinytext", "tinyblob", "text", "blob", "mediumtext", "mediumblob", "longtext", "longblob" ->
+                    ColumnType.BLOB;
+            case "enum" -> ColumnType.ENUM;
+            case "set" -> ColumnType.SET;
+            case "json" -> ColumnType.JSON;
+            case "geometry", "point", "linestring", "polygon", "multipoint", "multilinestring", "multipolygon",
+                    "geometrycollection", "geomcollection" -> ColumnType.GEOMETRY;
+            default -> null;
+        };
+    }
+
+    /** The TABLE_MAP metadata the server writes for this column. */
+    int binlogMeta() {
+        ColumnType t = binlogType();
+        if (t == null) {
+            return 0;
+        }
+        return switch (t) {
+            case NEWDECIMAL -> numericPrecision | (numericScale << 8);
+            case BIT -> ((numericPrecision / 8) << 8) | (numericPrecision % 8);
+            case DATETIME_V2, TIMESTAMP_V2, TIME_V2 -> datetimePrecision;
+            case FLOAT -> 4;
+            case DOUBLE -> 8;
+            case STRING -> {
+                int len = (int) octetLength;
+                yield len < 256 ? len : ((0xFE ^ ((len & 0x300) >> 4)) << 8) | (len & 0xFF);
+            }
+            case VARCHAR -> (int) octetLength;
+            case BLOB -> switch (dataType.toLowerCase(Locale.ROOT)) {
+                case "tinytext", "tinyblob" -> 1;
+                case "mediumtext", "mediumblob" -> 3;
+                case "longtext", "longblob" -> 4;
+                default -> 2;
+            };
+            case JSON, GEOMETRY -> 4;
+            default -> 0;
+        };
+    }
+
+    /** The ENUM or SET members, from {@code COLUMN_TYPE} ({@code enum('a','b''c')}). */
+    String[] members() {
+        String ct = columnType;
+        int open = ct.indexOf('(');
+        int close = ct.lastIndexOf(')');
+        if (open < 0 || close < open) {
+            return new String[0];
+        }
+        List<String> out = new ArrayList<>();
+        String body = ct.substring(open + 1, close);
+        StringBuilder cur = null;
+        for (int i = 0; i < body.length(); i++) {
+            char c = body.charAt(i);
+            if (cur == null) {
+                if (c == '\'') {
+                    cur = new StringBuilder();
+                }
+            } else if (c == '\'') {
+                if (i + 1 < body.length() && body.charAt(i + 1) == '\'') {
+                    cur.append('\'');
+                    i++;
+                } else {
+                    out.add(cur.toString());
+                    cur = null;
+                }
+            } else if (c == '\\' && i + 1 < body.length()) {
+                cur.append(body.charAt(++i));
+            } else {
+                cur.append(c);
+            }
+        }
+        return out.toArray(new String[0]);
+    }
+
+    BinlogColumn toBinlogColumn(int index, boolean primaryKey) {
+        ColumnType t = binlogType();
+        String[] values = t == ColumnType.ENUM || t == ColumnType.SET ? members() : null;
+        return new BinlogColumn(index, name, t, binlogMeta(), nullable, unsigned(), collationId, values, primaryKey);
+    }
+}
