@@ -73,6 +73,9 @@ class CopyPhaseIT {
             for (String shard : SHARD_NAMES) {
                 awaitEvent(connect, topic(db, shard), EventType.COPY_COMPLETED, Duration.ofSeconds(120));
             }
+            // and one for the whole stream, on the keyspace topic
+            awaitEvent(connect, TopicNames.keyspaceTopic("vs_" + db, "commerce"), EventType.COPY_COMPLETED,
+                    Duration.ofSeconds(60));
             writing.set(false);
             for (Thread t : writers) {
                 t.join();
@@ -100,7 +103,8 @@ class CopyPhaseIT {
                     for (String table : TABLES) {
                         ComparisonResult r = TableComparator.builder().source(src, db, table)
                                 .target(dst, targetDb, table).build().compare();
-                        assertThat(r.isEqual()).as("shard %s table %s: %s", SHARD_NAMES[s], table, r).isTrue();
+                        assertThat(r.isEqual()).as("shard %s table %s: %s%s", SHARD_NAMES[s], table, r,
+                                r.isEqual() ? "" : explain(log, table, r)).isTrue();
                     }
                 }
             }
@@ -108,6 +112,30 @@ class CopyPhaseIT {
         } finally {
             writing.set(false);
         }
+    }
+
+    /** For a failure: every log record of the first differing keys. */
+    private static String explain(List<Decoded> log, String table, ComparisonResult r) {
+        StringBuilder sb = new StringBuilder("\n");
+        r.differences().stream().limit(3).forEach(d -> {
+            sb.append("key ").append(d.key()).append(":\n");
+            for (Decoded rec : log) {
+                if (!table.equals(rec.header(EventHeaders.TABLE)) || rec.key() == null || rec.key().value() == null) {
+                    continue;
+                }
+                org.apache.kafka.connect.data.Struct k = (org.apache.kafka.connect.data.Struct) rec.key().value();
+                boolean match = true;
+                for (var e : d.key().entrySet()) {
+                    match &= e.getValue().equals(String.valueOf(k.get(e.getKey())));
+                }
+                if (match) {
+                    String v = String.valueOf(rec.value().value());
+                    sb.append("  @").append(rec.offset()).append(' ').append(v, 0, Math.min(v.length(), 300))
+                            .append('\n');
+                }
+            }
+        });
+        return sb.toString();
     }
 
     private static String topic(String db, String shard) {

@@ -102,6 +102,21 @@ class SourceSchemaAndFailuresIT {
             }
         }
         assertThat(fieldsBeforeLastRow).isEqualTo(1);
+
+        // a primary-key change is a delete of the old key and a create of the new one
+        s.execute(db, "UPDATE t SET id = 50 WHERE id = 5");
+        List<Decoded> moved = awaitRows(db, 8);
+        List<Struct> lastTwo = new ArrayList<>();
+        for (Decoded d : moved) {
+            if (EventType.ROW.headerValue().equals(d.header("vstream.event"))) {
+                lastTwo.add((Struct) d.value().value());
+            }
+        }
+        lastTwo = lastTwo.subList(lastTwo.size() - 2, lastTwo.size());
+        assertThat(lastTwo.get(0).getString("op")).isEqualTo("d");
+        assertThat(lastTwo.get(0).getStruct("before").getInt32("id")).isEqualTo(5);
+        assertThat(lastTwo.get(1).getString("op")).isEqualTo("c");
+        assertThat(lastTwo.get(1).getStruct("after").getInt32("id")).isEqualTo(50);
         connect.delete(name);
     }
 

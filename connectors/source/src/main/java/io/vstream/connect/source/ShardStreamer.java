@@ -52,7 +52,6 @@ final class ShardStreamer implements Runnable {
 
     private final CopySettings copy;
     private volatile boolean running = true;
-    private boolean announced;
     private volatile GtidPosition stopTarget;
     private volatile boolean targetReached;
     private boolean openSinceBoundary;
@@ -152,11 +151,10 @@ final class ShardStreamer implements Runnable {
     private void streamOnce() throws Exception {
         receivedSinceConnect = false;
         prepare();
-        if (!announced) {
-            enqueue(QueuedRecord.boundary(records.position(io.vstream.connect.core.event.EventType.VGTID, committed,
-                    System.currentTimeMillis())));
-            announced = true;
-        }
+        // every (re)start is announced: a consumer learns the position the log resumes from, and that a run of copy
+        // rows cut short before it was abandoned (docs/copy.md)
+        enqueue(QueuedRecord.boundary(records.position(io.vstream.connect.core.event.EventType.VGTID, committed,
+                System.currentTimeMillis())));
         if (committed.isCopying()) {
             CopyPhase phase = new CopyPhase(shard, settings, copy, records, charsets, flavor, copyStream(), metrics);
             while (running && committed.isCopying()) {
@@ -462,7 +460,6 @@ final class ShardStreamer implements Runnable {
         if (decoder == null) {
             return; // a table we do not stream
         }
-        String table = decoder.table().table();
         boolean copying = committed.isCopying();
         int index = 0;
         for (Object row : rows) {
@@ -485,20 +482,32 @@ final class ShardStreamer implements Runnable {
             Struct beforeRow = decoder.row(before);
             Struct afterRow = decoder.row(after);
             int rowIndex = index++;
-            if (copying && !CopyFilter.send(committed.tablePks(), table, beforeRow, afterRow)) {
-                continue; // the row will be copied (see CopyFilter)
+            if (op == RowEnvelope.Op.UPDATE && !decoder.sameKey(beforeRow, afterRow)) {
+                // a key change is a delete of the old key and a create of the new one, as Debezium emits it, so
+                // that keyed consumers (compacted per-table topics) drop the old key
+                emitRow(decoder, beforeRow, null, RowEnvelope.Op.DELETE, copying, ts, eventServerId, rowIndex);
+                emitRow(decoder, null, afterRow, RowEnvelope.Op.CREATE, copying, ts, eventServerId, rowIndex);
+            } else {
+                emitRow(decoder, beforeRow, afterRow, op, copying, ts, eventServerId, rowIndex);
             }
-            if (!txnBegun) {
-                enqueue(QueuedRecord.inTransaction(records.begin(txnGtid, committed, ts)));
-                txnBegun = true;
-            }
-            fieldIfChanged(decoder, ts);
-            txnEvents++;
-            SourceRecord r = records.row(decoder, beforeRow, afterRow, op, txnGtid, eventServerId, ts, rowIndex,
-                    txnEvents, committed);
-            enqueue(QueuedRecord.inTransaction(r));
-            metrics.row();
         }
+    }
+
+    private void emitRow(TableDecoder decoder, Struct beforeRow, Struct afterRow, RowEnvelope.Op op, boolean copying,
+                         long ts, long eventServerId, int rowIndex) {
+        if (copying && !CopyFilter.send(committed.tablePks(), decoder.table().table(), beforeRow, afterRow)) {
+            return; // the row will be copied (see CopyFilter)
+        }
+        if (!txnBegun) {
+            enqueue(QueuedRecord.inTransaction(records.begin(txnGtid, committed, ts)));
+            txnBegun = true;
+        }
+        fieldIfChanged(decoder, ts);
+        txnEvents++;
+        SourceRecord r = records.row(decoder, beforeRow, afterRow, op, txnGtid, eventServerId, ts, rowIndex,
+                txnEvents, committed);
+        enqueue(QueuedRecord.inTransaction(r));
+        metrics.row();
     }
 
     /** Sends the table's FIELD record when its columns differ from the last FIELD sent for it. */

@@ -197,6 +197,24 @@ final class TableDecoder {
         return s;
     }
 
+    /** Whether two images of a row have the same key (always true for a table without a primary key). */
+    boolean sameKey(Struct a, Struct b) {
+        if (a == null || b == null) {
+            return true;
+        }
+        for (int idx : keyIndexes) {
+            String name = table.columns().get(idx).name();
+            Object x = a.get(name);
+            Object y = b.get(name);
+            boolean same = x instanceof byte[] bx && y instanceof byte[] by ? java.util.Arrays.equals(bx, by)
+                    : java.util.Objects.equals(x, y);
+            if (!same) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     Struct key(Struct row) {
         if (keySchema == null || row == null) {
             return null;

@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import io.vstream.connect.core.position.OffsetCodec;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.header.ConnectHeaders;
 import org.apache.kafka.connect.source.SourceRecord;
@@ -23,6 +24,7 @@ import org.apache.kafka.connect.storage.OffsetStorageReader;
 final class TopologyGuard {
     static final String KEYSPACE_SHARD = "*";
     static final String SHARDS_KEY = "shards";
+    static final String COPY_COMPLETED_KEY = "copy_completed";
 
     private TopologyGuard() {
     }
@@ -69,17 +71,62 @@ final class TopologyGuard {
         }
     }
 
+    /** Whether the stored keyspace offset says the whole stream's copy has completed. */
+    static boolean copyCompleted(OffsetStorageReader reader, String keyspace) {
+        Map<String, Object> stored = reader == null ? null : reader.offset(partition(keyspace));
+        return stored != null && "true".equals(String.valueOf(stored.get(COPY_COMPLETED_KEY)));
+    }
+
+    /**
+     * Whether every shard of the topology has a stored offset that is not copying: the copy of the whole stream is
+     * complete.
+     */
+    static boolean allShardsCopied(OffsetStorageReader reader, String keyspace, List<ShardSpec> shards) {
+        List<Map<String, String>> partitions = new ArrayList<>();
+        shards.forEach(s -> partitions.add(OffsetCodec.partition(keyspace, s.name())));
+        Map<Map<String, String>, Map<String, Object>> stored = reader.offsets(partitions);
+        for (Map<String, String> p : partitions) {
+            Map<String, Object> o = stored.get(p);
+            if (o == null || o.get(OffsetCodec.COPY_KEY) != null) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The keyspace-level COPY_COMPLETED: every shard's copy is done (on the keyspace topic). */
+    static SourceRecord copyCompletedRecord(String topicPrefix, String keyspace, List<ShardSpec> shards) {
+        long now = System.currentTimeMillis();
+        return keyspaceRecord(topicPrefix, keyspace, shards, true, EventType.COPY_COMPLETED,
+                ControlEvents.COPY_COMPLETED, ControlEvents.copyCompleted(keyspace, null, null, now), now);
+    }
+
     /** The record that stores the current shard list (on the keyspace topic). */
-    static SourceRecord record(String topicPrefix, String keyspace, List<ShardSpec> shards) {
+    static SourceRecord record(String topicPrefix, String keyspace, List<ShardSpec> shards, boolean copyCompleted) {
+        List<String> names = new ArrayList<>();
+        shards.forEach(s -> names.add(s.name()));
+        long now = System.currentTimeMillis();
+        return keyspaceRecord(topicPrefix, keyspace, shards, copyCompleted, EventType.VGTID, ControlEvents.TOPOLOGY,
+                ControlEvents.topology(keyspace, names, now), now);
+    }
+
+    private static SourceRecord keyspaceRecord(String topicPrefix, String keyspace, List<ShardSpec> shards,
+                                               boolean copyCompleted, EventType type,
+                                               org.apache.kafka.connect.data.Schema schema,
+                                               org.apache.kafka.connect.data.Struct value, long now) {
         List<String> names = new ArrayList<>();
         shards.forEach(s -> names.add(s.name()));
         Map<String, Object> offset = new LinkedHashMap<>();
         offset.put(SHARDS_KEY, String.join(",", names));
+        if (copyCompleted) {
+            offset.put(COPY_COMPLETED_KEY, "true");
+        }
         ConnectHeaders h = new ConnectHeaders();
-        h.addString(EventHeaders.EVENT, EventType.VGTID.headerValue());
+        h.addString(EventHeaders.EVENT, type.headerValue());
         h.addString(EventHeaders.KEYSPACE, keyspace);
-        long now = System.currentTimeMillis();
+        h.addString(EventHeaders.SHARD, KEYSPACE_SHARD);
+        h.addLong(EventHeaders.EPOCH, 0L);
         return new SourceRecord(partition(keyspace), offset, TopicNames.keyspaceTopic(topicPrefix, keyspace), 0, null,
-                null, ControlEvents.TOPOLOGY, ControlEvents.topology(keyspace, names, now), now, h);
+                null, schema, value, now, h);
     }
 }

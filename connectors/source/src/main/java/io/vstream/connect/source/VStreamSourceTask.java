@@ -35,6 +35,10 @@ public class VStreamSourceTask extends SourceTask {
     private int cursor;
     private ShardStreamer current; // non-null while the shard at cursor is inside a transaction
     private long pollIntervalMs;
+    private boolean keyspaceOwner;
+    private boolean copyOnStart;
+    private boolean keyspaceCopyCompleted;
+    private long nextKeyspaceCheck;
     private int maxBatch;
 
     @Override
@@ -50,9 +54,13 @@ public class VStreamSourceTask extends SourceTask {
         List<ShardSpec> mine = config.taskShards();
         pollIntervalMs = config.pollInterval().toMillis();
         maxBatch = config.maxBatchSize();
+        copyOnStart = config.copySettings().copyOnStart();
         if (mine.stream().anyMatch(s -> s.name().equals(all.get(0).name()))) {
             TopologyGuard.check(context.offsetStorageReader(), name, config.keyspace(), all);
-            pendingTopology = TopologyGuard.record(config.topicPrefix(), config.keyspace(), all);
+            keyspaceCopyCompleted = TopologyGuard.copyCompleted(context.offsetStorageReader(), config.keyspace());
+            keyspaceOwner = true;
+            pendingTopology = TopologyGuard.record(config.topicPrefix(), config.keyspace(), all,
+                    keyspaceCopyCompleted);
         }
         StreamSettings settings = new StreamSettings(name, config.keyspace(), config.database(), config.topicPrefix(),
                 config.user(), config.password().value(), config.connectTimeout(), config.retryBackoffInitial(),
@@ -113,12 +121,18 @@ public class VStreamSourceTask extends SourceTask {
             }
         }
         List<SourceRecord> batch = new ArrayList<>();
-        if (pendingTopology != null) {
-            batch.add(pendingTopology);
-            pendingTopology = null;
-        }
         TransactionContext txn = context.transactionContext();
         SourceRecord lastBoundary = null;
+        if (pendingTopology != null) {
+            batch.add(pendingTopology);
+            lastBoundary = pendingTopology;
+            pendingTopology = null;
+        }
+        SourceRecord keyspaceCopy = keyspaceCopyCompleted();
+        if (keyspaceCopy != null) {
+            batch.add(keyspaceCopy);
+            lastBoundary = keyspaceCopy;
+        }
         SourceRecord lastInTxn = null;
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(pollIntervalMs);
         int idle = 0;
@@ -177,6 +191,24 @@ public class VStreamSourceTask extends SourceTask {
             txn.commitTransaction(lastBoundary);
         }
         return batch;
+    }
+
+    /**
+     * The task that owns the keyspace topic emits one COPY_COMPLETED for the whole stream once every shard's stored
+     * offset shows its copy done (checked every heartbeat interval until then).
+     */
+    private SourceRecord keyspaceCopyCompleted() {
+        if (!keyspaceOwner || keyspaceCopyCompleted || !copyOnStart
+                || System.currentTimeMillis() < nextKeyspaceCheck) {
+            return null;
+        }
+        nextKeyspaceCheck = System.currentTimeMillis() + config.heartbeatInterval().toMillis();
+        if (!TopologyGuard.allShardsCopied(context.offsetStorageReader(), config.keyspace(), config.topology())) {
+            return null;
+        }
+        keyspaceCopyCompleted = true;
+        LOG.info("The copy of keyspace '{}' has completed on every shard", config.keyspace());
+        return TopologyGuard.copyCompletedRecord(config.topicPrefix(), config.keyspace(), config.topology());
     }
 
     @Override

@@ -9,7 +9,7 @@ import org.apache.kafka.connect.data.Struct;
  * ecosystem reads it, plus where the row came from in our terms: keyspace, shard, the transaction's GTID and the
  * shard generation (epoch).
  *
- * @param snapshot {@code "true"} for copy rows, {@code "last"} for the last copy row of a shard, {@code "false"} for
+ * @param snapshot {@code "true"} for copy rows, {@code "false"} for
  *                 binlog rows
  */
 public record SourceInfo(

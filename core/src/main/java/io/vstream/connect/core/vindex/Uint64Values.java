@@ -32,6 +32,17 @@ final class Uint64Values {
         if (value instanceof BigInteger) {
             return fromBig(vindex, value, (BigInteger) value, castNegatives);
         }
+        if (value instanceof java.math.BigDecimal d) {
+            // BIGINT UNSIGNED travels as Decimal(20,0) in our records
+            BigInteger integral;
+            try {
+                integral = d.toBigIntegerExact();
+            } catch (ArithmeticException e) {
+                throw new IllegalArgumentException("The " + vindex + " vindex needs an integer value; the decimal"
+                        + " value has a fraction");
+            }
+            return fromBig(vindex, value, integral, castNegatives);
+        }
         if (value instanceof String) {
             BigInteger parsed;
             try {
@@ -43,7 +54,7 @@ final class Uint64Values {
             return fromBig(vindex, value, parsed, false);
         }
         throw new IllegalArgumentException("The " + vindex + " vindex needs an integer value (Long, Integer, Short, "
-                + "Byte, BigInteger or decimal String), got " + value.getClass().getName());
+                + "Byte, BigInteger, integral BigDecimal or decimal String), got " + value.getClass().getName());
     }
 
     private static long fromBig(String vindex, Object value, BigInteger v, boolean castNegatives) {

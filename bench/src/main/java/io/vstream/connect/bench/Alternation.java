@@ -1,0 +1,43 @@
+package io.vstream.connect.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Runs us and peer alternately (us, peer, us, peer, ...) on the same data, first the warm-up pairs (not counted), then
+ * the counted pairs, and prints each run as it ends. Alternating spreads slow phases of a shared machine over both.
+ */
+final class Alternation {
+    /** One timed run of one side. */
+    interface Run {
+        Measurement run() throws Exception;
+    }
+
+    final List<ScenarioResult.Pair> warmups = new ArrayList<>();
+    final List<ScenarioResult.Pair> pairs = new ArrayList<>();
+
+    static Alternation run(String scenario, String unit, int warmupCount, int pairCount, Run us, Run peer)
+            throws Exception {
+        Alternation a = new Alternation();
+        for (int i = 0; i < warmupCount + pairCount; i++) {
+            boolean warmup = i < warmupCount;
+            String label = scenario + (warmup ? " warm-up " + (i + 1) : " pair " + (i - warmupCount + 1));
+            Measurement u = us.run();
+            report(label, u, unit);
+            Measurement p = peer.run();
+            report(label, p, unit);
+            ScenarioResult.Pair pair = new ScenarioResult.Pair(u, p);
+            (warmup ? a.warmups : a.pairs).add(pair);
+            if (pair.valid()) {
+                Bench.say(String.format("%s: ratio us/peer %.2f", label, pair.ratio()));
+            }
+        }
+        return a;
+    }
+
+    private static void report(String label, Measurement m, String unit) {
+        Bench.say(String.format("%s: %-4s %7.2f s  %,10.0f %s/s%s%s", label, m.side(), m.seconds(), m.rate(), unit,
+                Double.isNaN(m.streamSeconds()) ? "" : String.format(" (first to last: %.2f s)", m.streamSeconds()),
+                m.valid() ? "" : "  INVALID: " + m.note()));
+    }
+}

@@ -1,0 +1,141 @@
+package io.vstream.connect.bench;
+
+import io.vstream.connect.testsupport.connect.ConnectCluster;
+import io.vstream.connect.testsupport.db.MariaDbShards;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The benchmark's entry point (run by {@code bench/run}): starts one MariaDB shard (a {@code mariadbd} of its own,
+ * under the work directory, on a free port), runs the chosen scenarios, each with its own in-process Kafka Connect
+ * cluster, and writes the report. Touches only the server it started.
+ */
+public final class Bench {
+    /** Settings of the shard: room for the tables in the buffer pool; durability relaxed for the loads (not timed). */
+    static final String[] SHARD_CONFIG = {
+        "innodb_buffer_pool_size=512M",
+        "innodb_flush_log_at_trx_commit=2",
+        "sync_binlog=0",
+        "max_allowed_packet=64M",
+    };
+
+    private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss");
+    private static volatile long lastProgress;
+
+    private Bench() {
+    }
+
+    public static void main(String[] args) {
+        BenchOptions options;
+        try {
+            options = BenchOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.exit(64);
+            return;
+        }
+        int status;
+        try {
+            status = run(options);
+        } catch (Throwable t) {
+            t.printStackTrace();
+            status = 1;
+        }
+        System.exit(status); // Kafka and Connect leave non-daemon threads behind
+    }
+
+    static int run(BenchOptions options) throws Exception {
+        LocalDateTime now = LocalDateTime.now();
+        String started = now.format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm"));
+        String stamp = now.format(DateTimeFormatter.ofPattern("yyyy-MM-dd-HHmm")) + "-" + options.scale().name();
+        String runId = now.format(DateTimeFormatter.ofPattern("HHmmss"));
+        Files.createDirectories(options.workDir());
+        say("vstream-connect benchmark, scale " + options.scale().name() + ", scenarios " + options.scenarios()
+                + ", " + options.warmups() + " warm-up + " + options.pairs() + " counted pairs each");
+        List<ScenarioResult> results = new ArrayList<>();
+        List<String> errors = new ArrayList<>();
+        Machine machine;
+        try (MariaDbShards shards = MariaDbShards.builder().count(1).name("bench")
+                .baseDir(options.workDir().resolve("mariadb")).extraConfig(SHARD_CONFIG).build().start()) {
+            String version = shards.server(0).queryString(null, "SELECT VERSION()");
+            machine = Machine.probe(version);
+            say("machine: " + machine.cpus() + " CPUs, " + machine.memoryMb() + " MB, " + machine.jdk() + ", MariaDB "
+                    + version + ", load average " + machine.loadAtStart());
+            for (String name : List.of("cdc", "copy")) {
+                if (!options.scenarios().contains(name)) {
+                    continue;
+                }
+                try {
+                    results.add(name.equals("cdc") ? new CdcScenario(shards, options, runId).run()
+                            : new CopyScenario(shards, options, runId).run());
+                } catch (Exception e) {
+                    say(name + ": FAILED: " + e);
+                    e.printStackTrace();
+                    errors.add(name + ": " + e);
+                }
+            }
+            machine = machine.withLoadAtEnd();
+        }
+        Map<String, String> setup = new LinkedHashMap<>();
+        setup.put("MariaDB", "one mariadbd started by the benchmark (test-support's MariaDbShards: binlog ROW, FULL"
+                + " row image, binlog_row_metadata=FULL, strict GTIDs) with " + String.join(", ", SHARD_CONFIG)
+                + "; us and peer read the same server");
+        setup.putAll(clusterSettings());
+        Path md = new Report(started, options, machine, setup, results, errors).write(options.outDir(), stamp);
+        say("report: " + md + " (and .json)");
+        for (ScenarioResult r : results) {
+            Stats ratio = r.ratio();
+            say(String.format("%s: us %,.0f %s/s, peer %,.0f %s/s, median ratio %.2f (target %.2f: %s)", r.name(),
+                    r.usRate().median(), r.unit(), r.peerRate().median(), r.unit(), ratio.median(), r.targetRatio(),
+                    !r.complete() ? "no result, invalid runs" : r.targetMet() ? "met" : "not met"));
+        }
+        boolean complete = errors.isEmpty() && results.stream().allMatch(ScenarioResult::complete);
+        return complete ? 0 : 2;
+    }
+
+    /** The in-process Connect cluster of one scenario: 1 worker, 1 KRaft broker, our plugin from plugin.path. */
+    static ConnectCluster connectCluster(String name) {
+        long t0 = System.nanoTime();
+        ConnectCluster c = ConnectCluster.builder().name(name).workers(1)
+                .brokerProp("log.segment.delete.delay.ms", "1000")
+                .start();
+        say(String.format("%s: Connect cluster (1 worker, 1 broker) started in %.1f s", name,
+                (System.nanoTime() - t0) / 1e9));
+        return c;
+    }
+
+    /** How the Connect cluster runs, for the report. */
+    static Map<String, String> clusterSettings() {
+        Map<String, String> s = new LinkedHashMap<>();
+        s.put("Kafka and Connect", "in-process, in the benchmark's JVM: Kafka's EmbeddedConnectCluster with 1 KRaft"
+                + " broker and 1 distributed worker sharing the machine's CPUs with the connector, the peer and"
+                + " mariadbd (moving them to separate processes is issue #9); one fresh cluster per scenario, reused by"
+                + " all its runs (each run has its own connector name, topic prefix, binlog server_id and topics, which"
+                + " are deleted after it)");
+        s.put("worker", "test-support's ConnectCluster defaults: JsonConverter with schemas for keys and values,"
+                + " plugin.discovery=service_load, offset.flush.interval.ms=500, producer defaults; the shard topic is"
+                + " created before the deploy with 1 partition and message.timestamp.type=LogAppendTime (the end time"
+                + " is the broker's append time of the end record)");
+        return s;
+    }
+
+    static void say(String line) {
+        System.out.println(LocalDateTime.now().format(CLOCK) + " " + line);
+        System.out.flush();
+    }
+
+    /** A progress line, at most every 10 s. */
+    static void progress(String line) {
+        long now = System.nanoTime();
+        if (now - lastProgress > 10_000_000_000L) {
+            lastProgress = now;
+            say(line);
+        }
+    }
+}

@@ -1,0 +1,73 @@
+package io.vstream.connect.bench;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The command line of the benchmark: {@code [--scale small|medium] [--only cdc|copy] [--pairs N] [--warmup N]
+ * [--out DIR] [--run-timeout SECONDS]}.
+ *
+ * @param scale      how much data
+ * @param scenarios  which scenarios to run
+ * @param pairs      counted us/peer pairs per scenario (at least 3 for a report)
+ * @param warmups    pairs run first and not counted
+ * @param outDir     where the report files go
+ * @param workDir    where scratch files go
+ * @param runTimeout the longest one run may take
+ */
+record BenchOptions(Scale scale, Set<String> scenarios, int pairs, int warmups, Path outDir, Path workDir,
+                    Duration runTimeout) {
+
+    static final String USAGE = "usage: bench/run [--scale small|medium] [--only cdc|copy] [--pairs N] [--warmup N]"
+            + " [--out DIR] [--run-timeout SECONDS]";
+
+    static BenchOptions parse(String... args) {
+        Scale scale = Scale.SMALL;
+        Set<String> scenarios = Set.of("cdc", "copy");
+        int pairs = 3;
+        int warmups = 1;
+        Path out = Path.of("results");
+        Path work = Path.of("target", "work");
+        Duration timeout = Duration.ofMinutes(10);
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            String v = i + 1 < args.length ? args[i + 1] : null;
+            switch (a) {
+                case "--scale" -> scale = Scale.parse(require(a, v));
+                case "--only" -> {
+                    String s = require(a, v).toLowerCase(Locale.ROOT);
+                    if (!s.equals("cdc") && !s.equals("copy")) {
+                        throw new IllegalArgumentException("--only must be cdc or copy, was '" + s + "'");
+                    }
+                    scenarios = Set.of(s);
+                }
+                case "--pairs" -> pairs = positive(a, require(a, v));
+                case "--warmup" -> warmups = Integer.parseInt(require(a, v));
+                case "--out" -> out = Path.of(require(a, v));
+                case "--work" -> work = Path.of(require(a, v));
+                case "--run-timeout" -> timeout = Duration.ofSeconds(positive(a, require(a, v)));
+                case "-h", "--help" -> throw new IllegalArgumentException(USAGE);
+                default -> throw new IllegalArgumentException("unknown option '" + a + "'\n" + USAGE);
+            }
+            i++;
+        }
+        return new BenchOptions(scale, scenarios, pairs, warmups, out, work, timeout);
+    }
+
+    private static String require(String option, String value) {
+        if (value == null) {
+            throw new IllegalArgumentException(option + " needs a value\n" + USAGE);
+        }
+        return value;
+    }
+
+    private static int positive(String option, String value) {
+        int n = Integer.parseInt(value);
+        if (n < 1) {
+            throw new IllegalArgumentException(option + " must be at least 1, was " + n);
+        }
+        return n;
+    }
+}

@@ -1,0 +1,70 @@
+package io.vstream.connect.bench;
+
+import io.vstream.connect.testsupport.connect.ConnectCluster;
+import io.vstream.connect.testsupport.db.MariaDbServer;
+import io.vstream.connect.testsupport.db.MariaDbShards;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The copy scenario: one table of N rows on one shard; alternately, (us) the source connector with
+ * {@code start.mode=copy}, timed from deploy until COPY_COMPLETED is in the shard topic, and (peer)
+ * {@code mariadb-dump --single-transaction --skip-lock-tables} of the same table to /dev/null. Ours must emit exactly N
+ * copy rows; the dump's row count is checked once before the runs.
+ */
+final class CopyScenario {
+    static final double TARGET = 1.0;
+
+    private final MariaDbShards shards;
+    private final BenchOptions options;
+    private final String runId;
+
+    CopyScenario(MariaDbShards shards, BenchOptions options, String runId) {
+        this.shards = shards;
+        this.options = options;
+        this.runId = runId;
+    }
+
+    ScenarioResult run() throws Exception {
+        int rows = options.scale().copyRows();
+        MariaDbServer server = shards.server(0);
+        BenchTable table = new BenchTable(server, shards.freshDatabase("copy"), "orders");
+        table.create();
+        Bench.say(String.format("copy: loading %,d rows into %s.%s", rows, table.database(), table.table()));
+        double loadSeconds = table.copyLoad(rows);
+        if (table.count() != rows) {
+            throw new IllegalStateException("the copy table holds " + table.count() + " rows, not " + rows);
+        }
+        MariaDbDump dump = new MariaDbDump(server, options.workDir());
+        long dumped = dump.countRows(table.database(), table.table());
+        if (dumped != rows) {
+            throw new IllegalStateException("mariadb-dump produced " + dumped + " rows, not " + rows);
+        }
+        Bench.say(String.format("copy: %,d rows loaded in %.1f s; an untimed mariadb-dump produced all of them", rows,
+                loadSeconds));
+
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("table", String.format("%,d rows; 7 columns: BIGINT key, VARCHAR(64), DECIMAL(12,2), INT,"
+                + " DATETIME(6), VARCHAR(200) (1 in 7 NULL), VARCHAR(16)", rows));
+        settings.put("us", "start.mode=copy, tasks.max=1, copy.* defaults (chunks adapt to copy.chunk.target.ms=500,"
+                + " up to copy.chunk.max.rows=50000); timed from the deploy to the broker append time of"
+                + " COPY_COMPLETED; ROW records with op=r counted up to it");
+        settings.put("peer", MariaDbDump.version() + ": --single-transaction --skip-lock-tables <db> <table> over TCP,"
+                + " output to /dev/null; timed from process start to exit (exit 0 required); its row count was"
+                + " checked once, untimed, before the runs");
+
+        try (ConnectCluster connect = Bench.connectCluster("bench-copy")) {
+            settings.putAll(Bench.clusterSettings());
+            SourceRun ours = new SourceRun(connect, server, "bench-" + runId + "-copy");
+            Map<String, String> config = ours.baseConfig(table.database(), table.table());
+            config.put("start.mode", "copy");
+            Alternation runs = Alternation.run("copy", "rows", options.warmups(), options.pairs(),
+                    () -> ours.run(config, ShardLogWatcher.End.copyCompleted(), true,
+                            ShardLogWatcher.Result::copyRows, rows, options.runTimeout()),
+                    () -> dump.timed(table.database(), table.table(), rows, options.runTimeout()));
+            return new ScenarioResult("copy", String.format("%,d rows copied from one table of one shard", rows),
+                    "rows", "vstream-source copy phase (Connect worker, Kafka)", "mariadb-dump", TARGET, settings,
+                    runs.warmups, runs.pairs);
+        }
+    }
+}

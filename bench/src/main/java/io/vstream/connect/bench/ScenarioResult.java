@@ -1,0 +1,93 @@
+package io.vstream.connect.bench;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The runs of one scenario, us and peer alternately on the same data, and what they add up to: rates per side
+ * (median, min-max over the valid runs) and the ratio us/peer pair by pair.
+ *
+ * @param name        {@code cdc} or {@code copy}
+ * @param title       one line saying what is moved
+ * @param unit        what is counted ({@code row changes}, {@code rows})
+ * @param us          what "us" is
+ * @param peer        what "peer" is
+ * @param targetRatio the ratio us/peer the connector should reach at least
+ * @param settings    how the runs were set up, for the report
+ * @param warmups     the warm-up pairs (run first, not counted)
+ * @param pairs       the counted pairs, in run order (us first in each)
+ */
+record ScenarioResult(String name, String title, String unit, String us, String peer, double targetRatio,
+                      Map<String, String> settings, List<Pair> warmups, List<Pair> pairs) {
+
+    /** One us run and the peer run right after it. */
+    record Pair(Measurement us, Measurement peer) {
+        boolean valid() {
+            return us.valid() && peer.valid();
+        }
+
+        double ratio() {
+            return valid() ? us.rate() / peer.rate() : Double.NaN;
+        }
+    }
+
+    ScenarioResult {
+        settings = new LinkedHashMap<>(settings);
+        warmups = List.copyOf(warmups);
+        pairs = List.copyOf(pairs);
+    }
+
+    Stats usRate() {
+        return Stats.of(rates(true, false));
+    }
+
+    Stats peerRate() {
+        return Stats.of(rates(false, false));
+    }
+
+    Stats usStreamRate() {
+        return Stats.of(rates(true, true));
+    }
+
+    Stats peerStreamRate() {
+        return Stats.of(rates(false, true));
+    }
+
+    Stats ratio() {
+        List<Double> r = new ArrayList<>();
+        for (Pair p : pairs) {
+            if (p.valid()) {
+                r.add(p.ratio());
+            }
+        }
+        return Stats.of(r);
+    }
+
+    long invalidRuns() {
+        return pairs.stream().mapToLong(p -> (p.us().valid() ? 0 : 1) + (p.peer().valid() ? 0 : 1)).sum();
+    }
+
+    /** The run is a result only when every counted run is valid and at least one pair was measured. */
+    boolean complete() {
+        return !pairs.isEmpty() && invalidRuns() == 0;
+    }
+
+    boolean targetMet() {
+        Stats r = ratio();
+        return complete() && r.median() >= targetRatio;
+    }
+
+    private List<Double> rates(boolean ours, boolean stream) {
+        List<Double> out = new ArrayList<>();
+        for (Pair p : pairs) {
+            Measurement m = ours ? p.us() : p.peer();
+            double rate = stream ? m.streamRate() : m.rate();
+            if (m.valid() && !Double.isNaN(rate)) {
+                out.add(rate);
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,213 @@
+package io.vstream.connect.bench;
+
+import io.vstream.connect.core.event.EventHeaders;
+import io.vstream.connect.core.event.EventType;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.record.TimestampType;
+import org.apache.kafka.connect.util.clusters.EmbeddedKafkaCluster;
+
+/**
+ * Tails one shard topic from its start, as a consumer application would, until the record that ends a run (the
+ * COMMIT of a given GTID, or COPY_COMPLETED) is there. It decodes no values: it counts records by their
+ * {@code vstream.event} header, tells copy rows by {@code "op":"r"} in their JSON, and takes the end time from the
+ * record's broker append time (the topic is created with {@code message.timestamp.type=LogAppendTime}), so its own
+ * lag does not count. Touches only its topic.
+ */
+final class ShardLogWatcher implements AutoCloseable {
+    private static final byte[] OP_READ = "\"op\":\"r\"".getBytes(StandardCharsets.US_ASCII);
+
+    /** Which record ends the run. */
+    interface End {
+        boolean isEnd(EventType type, byte[] value);
+
+        /** The COMMIT record of the transaction with this GTID (e.g. {@code 0-1-42}). */
+        static End commitOf(String gtid) {
+            byte[] needle = ("\"gtid\":\"" + gtid + "\"").getBytes(StandardCharsets.US_ASCII);
+            return (type, value) -> type == EventType.COMMIT && value != null && indexOf(value, needle, false) >= 0;
+        }
+
+        /** The shard's COPY_COMPLETED record. */
+        static End copyCompleted() {
+            return (type, value) -> type == EventType.COPY_COMPLETED;
+        }
+    }
+
+    /**
+     * What the topic held up to the end record.
+     *
+     * @param found           whether the end record was seen
+     * @param records         records read up to and including the end record
+     * @param perType         records per event type
+     * @param copyRows        ROW records with op {@code r}
+     * @param firstRowAppend  broker append time of the first ROW record (ms), or -1
+     * @param endAppend       broker append time of the end record (ms), or -1
+     * @param appendTimes     whether the times are broker append times (else the consumer's receive times)
+     */
+    record Result(boolean found, long records, Map<EventType, Long> perType, long copyRows, long firstRowAppend,
+                  long endAppend, boolean appendTimes) {
+        long rows() {
+            return perType.getOrDefault(EventType.ROW, 0L);
+        }
+    }
+
+    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final TopicPartition partition;
+    private final End end;
+    private final boolean countCopyRows;
+    private final Thread thread;
+    private final CountDownLatch done = new CountDownLatch(1);
+    private volatile boolean running = true;
+    private volatile Result result;
+    private volatile Throwable failure;
+
+    // written by the tailing thread only
+    private final Map<EventType, Long> perType = new EnumMap<>(EventType.class);
+    private long records;
+    private long copyRows;
+    private long firstRowAppend = -1;
+    private boolean appendTimes = true;
+
+    ShardLogWatcher(EmbeddedKafkaCluster kafka, String topic, End end, boolean countCopyRows) {
+        Map<String, Object> props = new HashMap<>();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        props.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false");
+        props.put(ConsumerConfig.CHECK_CRCS_CONFIG, "false");
+        props.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, "65536");
+        props.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "200");
+        props.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, String.valueOf(8 * 1024 * 1024));
+        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "10000");
+        this.consumer = kafka.createConsumer(props);
+        this.partition = new TopicPartition(topic, 0);
+        this.end = end;
+        this.countCopyRows = countCopyRows;
+        this.thread = new Thread(this::tail, "bench-watch-" + topic);
+        this.thread.setDaemon(true);
+    }
+
+    ShardLogWatcher start() {
+        consumer.assign(List.of(partition));
+        consumer.seekToBeginning(List.of(partition));
+        thread.start();
+        return this;
+    }
+
+    /** Waits for the end record; returns what was read so far when the time is up (then {@code found} is false). */
+    Result await(Duration timeout) throws InterruptedException {
+        done.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        Result r = result;
+        if (r != null) {
+            return r;
+        }
+        if (failure != null) {
+            throw new IllegalStateException("Reading " + partition + " failed: " + failure, failure);
+        }
+        return null;
+    }
+
+    /** What was read so far (for progress lines); racy, for display only. */
+    String progress() {
+        return records + " records, " + perType.getOrDefault(EventType.ROW, 0L) + " ROW";
+    }
+
+    private void tail() {
+        try {
+            while (running) {
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                    if (accept(r)) {
+                        done.countDown();
+                        return;
+                    }
+                }
+            }
+        } catch (Throwable t) {
+            if (running) {
+                failure = t;
+            }
+        } finally {
+            done.countDown();
+        }
+    }
+
+    /** Counts one record; true when it ends the run. */
+    private boolean accept(ConsumerRecord<byte[], byte[]> r) {
+        records++;
+        Header h = r.headers().lastHeader(EventHeaders.EVENT);
+        EventType type = h == null ? null : EventType.fromHeader(new String(h.value(), StandardCharsets.UTF_8));
+        if (type == null) {
+            return false;
+        }
+        perType.merge(type, 1L, Long::sum);
+        long time = r.timestampType() == TimestampType.LOG_APPEND_TIME ? r.timestamp() : System.currentTimeMillis();
+        appendTimes &= r.timestampType() == TimestampType.LOG_APPEND_TIME;
+        if (type == EventType.ROW) {
+            if (firstRowAppend < 0) {
+                firstRowAppend = time;
+            }
+            if (countCopyRows && r.value() != null && indexOf(r.value(), OP_READ, true) >= 0) {
+                copyRows++;
+            }
+        }
+        if (end.isEnd(type, r.value())) {
+            result = new Result(true, records, Map.copyOf(perType), copyRows, firstRowAppend, time, appendTimes);
+            return true;
+        }
+        return false;
+    }
+
+    /** Where {@code needle} occurs in {@code hay}, searching from the end when {@code fromEnd}; -1 when it does not. */
+    static int indexOf(byte[] hay, byte[] needle, boolean fromEnd) {
+        int last = hay.length - needle.length;
+        if (fromEnd) {
+            for (int i = last; i >= 0; i--) {
+                if (matchesAt(hay, needle, i)) {
+                    return i;
+                }
+            }
+        } else {
+            for (int i = 0; i <= last; i++) {
+                if (matchesAt(hay, needle, i)) {
+                    return i;
+                }
+            }
+        }
+        return -1;
+    }
+
+    private static boolean matchesAt(byte[] hay, byte[] needle, int at) {
+        for (int j = 0; j < needle.length; j++) {
+            if (hay[at + j] != needle[j]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Partial counts, when the end never came. */
+    Result partial() {
+        return new Result(false, records, Map.copyOf(perType), copyRows, firstRowAppend, -1, appendTimes);
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        try {
+            thread.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        consumer.close(Duration.ofSeconds(5));
+    }
+}
