@@ -1,6 +1,7 @@
 package io.vstream.connect.source;
 
 import io.vstream.connect.core.position.LastPk;
+import io.vstream.connect.core.sql.KeyPredicates;
 import io.vstream.connect.core.sql.SqlIdentifiers;
 import io.vstream.connect.core.sql.SqlTag;
 import io.vstream.connect.core.sql.ValueBinder;
@@ -35,7 +36,7 @@ final class ChunkQuery {
         String order = " ORDER BY " + SqlIdentifiers.quoteList(table.keyColumns()) + " LIMIT ?";
         String select = "SELECT " + String.join(", ", cols) + from;
         this.firstChunkSql = SqlTag.tag("copy", select + order);
-        this.nextChunkSql = SqlTag.tag("copy", select + " WHERE " + after(table.keyColumns()) + order);
+        this.nextChunkSql = SqlTag.tag("copy", select + " WHERE " + KeyPredicates.after(table.keyColumns()) + order);
         this.keyIndexes = new int[table.keyColumns().size()];
         for (int i = 0; i < keyIndexes.length; i++) {
             int idx = -1;
@@ -48,30 +49,13 @@ final class ChunkQuery {
         }
     }
 
-    /** {@code k1 > ? OR (k1 = ? AND k2 > ?) OR ...}: the rows strictly after a key, in key order. */
-    static String after(List<String> key) {
-        List<String> terms = new ArrayList<>();
-        for (int i = 0; i < key.size(); i++) {
-            StringBuilder t = new StringBuilder("(");
-            for (int j = 0; j < i; j++) {
-                t.append(SqlIdentifiers.quote(key.get(j))).append(" = ? AND ");
-            }
-            t.append(SqlIdentifiers.quote(key.get(i))).append(" > ?)");
-            terms.add(t.toString());
-        }
-        return String.join(" OR ", terms);
-    }
-
     /** Prepares the statement for the chunk after {@code lastPk} ({@code null}: from the first row). */
     PreparedStatement prepare(Connection conn, LastPk lastPk, int limit) throws SQLException {
         PreparedStatement ps = conn.prepareStatement(lastPk == null ? firstChunkSql : nextChunkSql);
         int p = 1;
         if (lastPk != null) {
-            for (int i = 0; i < lastPk.size(); i++) {
-                for (int j = 0; j < i; j++) {
-                    ValueBinder.bind(ps, p++, bindable(lastPk.value(j)));
-                }
-                ValueBinder.bind(ps, p++, bindable(lastPk.value(i)));
+            for (Object v : KeyPredicates.afterArgs(lastPk.values())) {
+                ValueBinder.bind(ps, p++, bindable(v));
             }
         }
         ps.setInt(p, limit);

@@ -46,9 +46,9 @@ final class RecordFactory {
         return partition;
     }
 
-    SourceRecord field(TableDecoder table, ShardGtid offset, long tsMs) {
+    SourceRecord field(TableDecoder table, String createTable, ShardGtid offset, long tsMs) {
         return control(EventType.FIELD, table.table().table(), ControlEvents.FIELD,
-                ControlEvents.field(keyspace, shard, table.table(), tsMs), offset, tsMs);
+                ControlEvents.field(keyspace, shard, table.table(), createTable, tsMs), offset, tsMs);
     }
 
     SourceRecord begin(String gtid, ShardGtid offset, long tsMs) {

@@ -51,6 +51,7 @@ final class ShardStreamer implements Runnable {
     private final StreamMetrics metrics;
 
     private final CopySettings copy;
+    private Connection metadata; // for SHOW CREATE TABLE, used by this shard's thread only
     private volatile boolean running = true;
     private volatile GtidPosition stopTarget;
     private volatile boolean targetReached;
@@ -145,6 +146,7 @@ final class ShardStreamer implements Runnable {
             backoff = Math.min(backoff * 2, settings.backoffMax().toMillis());
         }
         disconnectQuietly();
+        closeMetadata();
     }
 
     /** Connects, copies what is left to copy, then streams the binlog; returns or throws when that ends. */
@@ -193,6 +195,35 @@ final class ShardStreamer implements Runnable {
             throw e;
         } catch (ConnectException e) {
             throw new FatalStreamException(e.getMessage(), e);
+        }
+    }
+
+    /** The table's current {@code SHOW CREATE TABLE}, for consumers that create it elsewhere; null if unavailable. */
+    private String createTable(String database, String table) {
+        try {
+            if (metadata == null || !metadata.isValid(2)) {
+                closeMetadata();
+                metadata = connect();
+            }
+            try (java.sql.Statement st = metadata.createStatement();
+                 java.sql.ResultSet rs = st.executeQuery("/* vstream-connect:source */ SHOW CREATE TABLE "
+                         + io.vstream.connect.core.sql.SqlIdentifiers.qualify(database, table))) {
+                return rs.next() ? rs.getString(2) : null;
+            }
+        } catch (java.sql.SQLException e) {
+            LOG.debug("Shard {}: SHOW CREATE TABLE {} failed: {}", shard.name(), table, e.toString());
+            return null;
+        }
+    }
+
+    private void closeMetadata() {
+        if (metadata != null) {
+            try {
+                metadata.close();
+            } catch (java.sql.SQLException e) {
+                // gone already
+            }
+            metadata = null;
         }
     }
 
@@ -514,7 +545,8 @@ final class ShardStreamer implements Runnable {
     private void fieldIfChanged(TableDecoder decoder, long ts) {
         String table = decoder.table().table();
         if (!decoder.signature().equals(fieldsSent.get(table))) {
-            enqueue(QueuedRecord.inTransaction(records.field(decoder, committed, ts)));
+            enqueue(QueuedRecord.inTransaction(records.field(decoder, createTable(decoder.table().database(), table),
+                    committed, ts)));
             fieldsSent.put(table, decoder.signature());
         }
     }

@@ -30,6 +30,7 @@ public final class ControlEvents {
             .field("table", Schema.STRING_SCHEMA)
             .field("columns", SchemaBuilder.array(COLUMN_SCHEMA).build())
             .field("key_columns", SchemaBuilder.array(Schema.STRING_SCHEMA).build())
+            .field("create_table", Schema.OPTIONAL_STRING_SCHEMA)
             .field("ts_ms", Schema.INT64_SCHEMA)
             .build();
 
@@ -117,7 +118,11 @@ public final class ControlEvents {
         return new Struct(TOPOLOGY).put("keyspace", keyspace).put("shards", shards).put("ts_ms", tsMs);
     }
 
-    public static Struct field(String keyspace, String shard, TableDef table, long tsMs) {
+    /**
+     * A FIELD value; {@code createTable} is the source's {@code SHOW CREATE TABLE} when the FIELD was emitted (the
+     * current definition, which matches the rows for a stream that is not far behind), or null.
+     */
+    public static Struct field(String keyspace, String shard, TableDef table, String createTable, long tsMs) {
         List<Struct> columns = new ArrayList<>(table.columns().size());
         for (ColumnDef c : table.columns()) {
             columns.add(new Struct(COLUMN_SCHEMA)
@@ -132,6 +137,7 @@ public final class ControlEvents {
                 .put("keyspace", keyspace).put("shard", shard)
                 .put("db", table.database()).put("table", table.table())
                 .put("columns", columns).put("key_columns", table.keyColumns())
+                .put("create_table", createTable)
                 .put("ts_ms", tsMs);
     }
 

@@ -1,0 +1,420 @@
+package io.vstream.connect.sink;
+
+import io.vstream.connect.core.event.EventHeaders;
+import io.vstream.connect.core.event.EventType;
+import io.vstream.connect.core.position.GtidPosition;
+import io.vstream.connect.core.position.LastPk;
+import io.vstream.connect.core.position.OffsetCodec;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.header.Header;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Applies one Kafka partition (one source shard's log) to the target, in order, on its own connection: each source
+ * transaction (BEGIN..COMMIT) becomes one target transaction, each copy chunk (copy rows closed by their LASTPK) one
+ * target transaction that replaces the chunk's key range, and every commit also writes the applied Kafka offset and
+ * source position (the {@link StateStore}), so that the target alone says what it holds. A transaction the target
+ * already holds (its GTID is in the applied position) is skipped; a transaction or chunk cut short in the log (a
+ * replay follows) is rolled back. Touches the target server only.
+ */
+final class PartitionApplier implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(PartitionApplier.class);
+    private static final Set<Integer> DDL_ALREADY_DONE = Set.of(1050, 1060, 1061, 1091, 1146, 1051);
+
+    private final String topic;
+    private final int partition;
+    private final SinkSettings settings;
+    private final TargetConnections connections;
+    private final StateStore state;
+    private final TargetTables tables;
+    private Connection conn;
+    private RowWriter writer;
+
+    // committed state (what the target holds)
+    private long appliedOffset = -1;
+    private String keyspace;
+    private String shard;
+    private String position;
+    private final Map<String, String> copyState = new LinkedHashMap<>();
+
+    // work in progress (not committed)
+    private String txnGtid;
+    private boolean skipping;
+    private boolean dirty;
+    private String chunkTable;
+    private final List<Struct> chunkRows = new ArrayList<>();
+    private boolean serial;
+    private long rowsApplied;
+    private long transactionsApplied;
+
+    PartitionApplier(String topic, int partition, SinkSettings settings) {
+        this.topic = topic;
+        this.partition = partition;
+        this.settings = settings;
+        this.connections = new TargetConnections(settings);
+        this.state = new StateStore(settings.stateDatabase(), settings.stream(), topic, partition);
+        this.tables = new TargetTables(settings, connections);
+    }
+
+    /** Connects and loads what the target holds; returns the stored Kafka offset, or -1. */
+    long open() throws SQLException {
+        close();
+        conn = connections.open();
+        try (Connection ddl = connections.open()) {
+            ddl.setAutoCommit(true);
+            StateStore.ensure(ddl, settings.stateDatabase());
+        }
+        writer = new RowWriter(conn, serial ? 1 : settings.batchMaxRows());
+        StateStore.Applied applied = state.load(conn);
+        conn.commit();
+        copyState.clear();
+        if (applied != null) {
+            appliedOffset = applied.kafkaOffset();
+            keyspace = applied.keyspace();
+            shard = applied.shard();
+            position = applied.position();
+            if (applied.copyState() != null && !applied.copyState().isEmpty()) {
+                for (var t : OffsetCodec.copyStateFromJson(applied.copyState())) {
+                    copyState.put(t.table(), OffsetCodec.copyStateJson(List.of(t)));
+                }
+            }
+        } else {
+            appliedOffset = -1;
+        }
+        resetWork();
+        return appliedOffset;
+    }
+
+    long appliedOffset() {
+        return appliedOffset;
+    }
+
+    String topic() {
+        return topic;
+    }
+
+    int partition() {
+        return partition;
+    }
+
+    /** After a fatal error in a batch: re-apply one statement at a time until the next commit, to find the record. */
+    void serialMode(boolean on) {
+        serial = on;
+    }
+
+    boolean serial() {
+        return serial;
+    }
+
+    /**
+     * Applies one record. Throws {@link SQLException} for the caller to classify (retriable or fatal); in serial
+     * mode, a fatal error of a row statement is reported through {@code poison} (DLQ) when given, else thrown as a
+     * {@link ConnectException} naming the table, the key and the SQL error.
+     */
+    void apply(SinkRecord record, PoisonHandler poison) throws SQLException {
+        if (record.kafkaOffset() <= appliedOffset) {
+            return; // redelivered: the target already holds it
+        }
+        EventType type = EventType.fromHeader(header(record, EventHeaders.EVENT));
+        if (type == null) {
+            throw new ConnectException("Record at " + topic + "-" + partition + "@" + record.kafkaOffset() + " has no "
+                    + EventHeaders.EVENT + " header: this sink applies the logs of the vstream source connector");
+        }
+        if (!(record.value() instanceof Struct value)) {
+            throw new ConnectException("Record at " + topic + "-" + partition + "@" + record.kafkaOffset()
+                    + " has no structured value: the sink needs schemas (value.converter with schemas enabled)");
+        }
+        if (type != EventType.ROW && type != EventType.FIELD && type != EventType.LASTPK && chunkTable != null) {
+            abandonChunk(); // copy rows not closed by their LASTPK: that chunk is copied again later
+        }
+        switch (type) {
+            case FIELD -> tables.define(value);
+            case BEGIN -> begin(value.getString("gtid"));
+            case ROW -> row(record, value, poison);
+            case COMMIT -> commit(record, value.getString("keyspace"), value.getString("shard"),
+                    value.getString("position"));
+            case LASTPK -> lastPk(record, value);
+            case COPY_COMPLETED -> {
+                copyState.clear();
+                commitState(record, value.getString("keyspace"), value.getString("shard"),
+                        value.getString("position") != null ? value.getString("position") : position);
+            }
+            case DDL -> ddl(record, value);
+            case VGTID, HEARTBEAT -> {
+                if (txnGtid != null) {
+                    rollbackWork(); // a transaction cut short: it is replayed after this
+                }
+                commitState(record, value.getString("keyspace"), value.getString("shard"),
+                        laterOf(position, value.getString("position")));
+            }
+            case JOURNAL -> commitState(record, keyspace, shard, position);
+            default -> throw new IllegalStateException("unhandled " + type);
+        }
+    }
+
+    private void begin(String gtid) throws SQLException {
+        if (txnGtid != null || dirty) {
+            rollbackWork(); // the previous transaction never committed in the log: it is being replayed
+        }
+        txnGtid = gtid;
+        skipping = alreadyApplied(gtid);
+    }
+
+    private void row(SinkRecord record, Struct envelope, PoisonHandler poison) throws SQLException {
+        String sourceTable = header(record, EventHeaders.TABLE);
+        TargetTable t = tables.get(sourceTable);
+        if (t == null) {
+            Struct source = envelope.getStruct("source");
+            t = tables.lookup(source.getString("db"), source.getString("keyspace"), sourceTable);
+        }
+        if (t == null) {
+            throw new ConnectException("Row of table " + sourceTable + " at " + topic + "-" + partition + "@"
+                    + record.kafkaOffset() + " came before its FIELD record and the target has no such table: create"
+                    + " it on the target, or start the stream with a copy so that its FIELD comes first");
+        }
+        String op = envelope.getString("op");
+        Struct before = envelope.getStruct("before");
+        Struct after = envelope.getStruct("after");
+        if ("r".equals(op)) {
+            if (chunkTable != null && !chunkTable.equals(sourceTable)) {
+                abandonChunk();
+            }
+            chunkTable = sourceTable;
+            chunkRows.add(after);
+            return;
+        }
+        if (skipping) {
+            return;
+        }
+        try {
+            switch (op) {
+                case "c", "u" -> writer.upsert(t, after);
+                case "d" -> writer.delete(t, before);
+                default -> throw new ConnectException("Unknown op '" + op + "' at " + topic + "-" + partition + "@"
+                        + record.kafkaOffset());
+            }
+            if (serial) {
+                writer.flush();
+            }
+        } catch (SQLException e) {
+            if (!serial || io.vstream.connect.core.error.ErrorClassifier.isRetriable(e)) {
+                throw e;
+            }
+            String what = "Cannot apply " + op + " of table " + sourceTable + " to " + t.qualified() + " (key "
+                    + keyOf(record) + ", " + topic + "-" + partition + "@" + record.kafkaOffset() + "): "
+                    + e.getMessage();
+            writer.discard();
+            if (poison == null) {
+                throw new ConnectException(what, e);
+            }
+            poison.report(record, new ConnectException(what, e));
+            return;
+        }
+        dirty = true;
+        rowsApplied++;
+    }
+
+    private void commit(SinkRecord record, String ks, String sh, String after) throws SQLException {
+        if (txnGtid == null) {
+            return; // a COMMIT whose BEGIN was before our restart point: nothing of it is pending
+        }
+        if (!skipping) {
+            transactionsApplied++;
+        }
+        commitState(record, ks, sh, after);
+    }
+
+    private void lastPk(SinkRecord record, Struct value) throws SQLException {
+        String sourceTable = value.getString("table");
+        TargetTable t = tables.get(sourceTable);
+        List<Struct> rows = sourceTable.equals(chunkTable) ? new ArrayList<>(chunkRows) : List.of();
+        chunkTable = null;
+        chunkRows.clear();
+        if (t == null) {
+            if (!rows.isEmpty()) {
+                throw new ConnectException("Copy rows of " + sourceTable + " came without a FIELD record");
+            }
+        } else {
+            LastPk from = parse(sourceTable, value.getString("from"));
+            boolean completed = value.getBoolean("completed");
+            LastPk to = completed ? null : parse(sourceTable, value.getString("lastpk"));
+            writer.replaceRange(t, from == null ? null : from.values(), to == null ? null : to.values(), rows);
+            rowsApplied += rows.size();
+        }
+        if (value.getBoolean("completed")) {
+            copyState.remove(sourceTable);
+        } else {
+            copyState.put(sourceTable, value.getString("lastpk"));
+        }
+        commitState(record, value.getString("keyspace"), value.getString("shard"), position);
+    }
+
+    private void ddl(SinkRecord record, Struct value) throws SQLException {
+        if (dirty || txnGtid != null) {
+            rollbackWork();
+        }
+        String gtid = value.getString("gtid");
+        if (settings.ddlApply() && !alreadyApplied(gtid)) {
+            try {
+                tables.applyDdl(value.getString("db"), value.getString("keyspace"), value.getString("statement"));
+            } catch (SQLException e) {
+                if (!DDL_ALREADY_DONE.contains(e.getErrorCode())) {
+                    throw e;
+                }
+                LOG.warn("{}-{}: DDL at {} seems applied already ({}); going on", topic, partition, gtid,
+                        e.getMessage());
+            }
+        }
+        commitState(record, value.getString("keyspace"), value.getString("shard"), value.getString("position"));
+    }
+
+    /** Writes the state for this record in the open transaction and commits: the record is applied. */
+    private void commitState(SinkRecord record, String ks, String sh, String pos) throws SQLException {
+        writer.flush();
+        String copy = null;
+        if (!copyState.isEmpty()) {
+            List<String> parts = new ArrayList<>();
+            for (var e : copyState.entrySet()) {
+                String json = e.getValue();
+                parts.add(json.substring(1, json.length() - 1)); // each is a one-entry JSON array
+            }
+            copy = "[" + String.join(",", parts) + "]";
+        }
+        state.save(conn, new StateStore.Applied(record.kafkaOffset(), ks, sh, pos, copy));
+        conn.commit();
+        appliedOffset = record.kafkaOffset();
+        keyspace = ks;
+        shard = sh;
+        position = pos;
+        txnGtid = null;
+        skipping = false;
+        dirty = false;
+        if (serial) {
+            serial = false;
+            writer = new RowWriter(conn, settings.batchMaxRows());
+        }
+    }
+
+    private boolean alreadyApplied(String gtid) {
+        if (position == null || gtid == null || position.isEmpty()) {
+            return false;
+        }
+        try {
+            GtidPosition applied = GtidPosition.parse(position);
+            return applied.contains(GtidPosition.parse(applied.flavor(), gtid));
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    private static String laterOf(String current, String candidate) {
+        if (current == null || current.isEmpty()) {
+            return candidate;
+        }
+        if (candidate == null || candidate.isEmpty()) {
+            return current;
+        }
+        try {
+            GtidPosition a = GtidPosition.parse(current);
+            GtidPosition b = GtidPosition.parse(candidate);
+            return a.contains(b) ? current : candidate;
+        } catch (IllegalArgumentException e) {
+            return candidate;
+        }
+    }
+
+    private void abandonChunk() {
+        chunkTable = null;
+        chunkRows.clear();
+    }
+
+    private void rollbackWork() throws SQLException {
+        writer.discard();
+        conn.rollback();
+        resetWork();
+    }
+
+    /** Drops all uncommitted work (after a failure); the committed state stays as loaded or last committed. */
+    void abort() {
+        try {
+            if (writer != null) {
+                writer.discard();
+            }
+            if (conn != null) {
+                conn.rollback();
+            }
+        } catch (SQLException e) {
+            // the connection may be gone; recover() reconnects
+        }
+        resetWork();
+    }
+
+    private void resetWork() {
+        txnGtid = null;
+        skipping = false;
+        dirty = false;
+        chunkTable = null;
+        chunkRows.clear();
+    }
+
+    private static LastPk parse(String table, String json) {
+        if (json == null) {
+            return null;
+        }
+        return OffsetCodec.copyStateFromJson(json).get(0).lastPk();
+    }
+
+    private static String header(SinkRecord r, String name) {
+        Header h = r.headers().lastWithName(name);
+        if (h == null || h.value() == null) {
+            return null;
+        }
+        return h.value() instanceof byte[] b ? new String(b, java.nio.charset.StandardCharsets.UTF_8)
+                : String.valueOf(h.value());
+    }
+
+    private static String keyOf(SinkRecord r) {
+        return r.key() == null ? "none" : String.valueOf(r.key());
+    }
+
+    long rowsApplied() {
+        return rowsApplied;
+    }
+
+    long transactionsApplied() {
+        return transactionsApplied;
+    }
+
+    String position() {
+        return position;
+    }
+
+    @Override
+    public void close() {
+        tables.close();
+        if (conn != null) {
+            try {
+                conn.rollback();
+                conn.close();
+            } catch (SQLException e) {
+                // closing anyway
+            }
+            conn = null;
+        }
+    }
+
+    /** Where a record that cannot be applied goes when a dead letter queue is configured. */
+    interface PoisonHandler {
+        void report(SinkRecord record, Throwable error);
+    }
+}

@@ -1,0 +1,176 @@
+package io.vstream.connect.sink;
+
+import io.vstream.connect.core.event.RowValues;
+import io.vstream.connect.core.sql.KeyPredicates;
+import io.vstream.connect.core.sql.SqlIdentifiers;
+import io.vstream.connect.core.sql.SqlTag;
+import io.vstream.connect.core.sql.ValueBinder;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.connect.data.Field;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.Struct;
+
+/**
+ * Writes row changes to the target by key, in JDBC batches of consecutive rows that share a statement: an upsert of
+ * the full image ({@code INSERT ... ON DUPLICATE KEY UPDATE}) for creates and updates, a delete by key, and the
+ * replacement of a copy chunk's key range (delete the range, insert the chunk). A replayed change therefore never
+ * corrupts data. Statements are tagged {@code /* vstream-connect:sink * /} for the processlist.
+ */
+final class RowWriter {
+    private final Connection conn;
+    private final int batchMax;
+    private String pendingSql;
+    private PreparedStatement pending;
+    private int pendingRows;
+
+    RowWriter(Connection conn, int batchMax) {
+        this.conn = conn;
+        this.batchMax = batchMax;
+    }
+
+    void upsert(TargetTable t, Struct row) throws SQLException {
+        List<String> cols = new ArrayList<>();
+        List<String> values = new ArrayList<>();
+        List<String> updates = new ArrayList<>();
+        for (Field f : row.schema().fields()) {
+            String q = SqlIdentifiers.quote(f.name());
+            cols.add(q);
+            values.add(RowValues.isGeometry(f.schema()) ? "ST_GeomFromWKB(?, ?)" : "?");
+            if (!t.keyColumns().contains(f.name())) {
+                updates.add(q + " = VALUES(" + q + ")");
+            }
+        }
+        String sql = "INSERT " + (updates.isEmpty() ? "IGNORE " : "") + "INTO " + t.qualified() + " ("
+                + String.join(", ", cols) + ") VALUES (" + String.join(", ", values) + ")"
+                + (updates.isEmpty() ? "" : " ON DUPLICATE KEY UPDATE " + String.join(", ", updates));
+        PreparedStatement ps = statement(sql);
+        bindRow(ps, 1, t, row);
+        add(ps);
+    }
+
+    void insert(TargetTable t, Struct row) throws SQLException {
+        List<String> cols = new ArrayList<>();
+        List<String> values = new ArrayList<>();
+        for (Field f : row.schema().fields()) {
+            cols.add(SqlIdentifiers.quote(f.name()));
+            values.add(RowValues.isGeometry(f.schema()) ? "ST_GeomFromWKB(?, ?)" : "?");
+        }
+        PreparedStatement ps = statement("INSERT INTO " + t.qualified() + " (" + String.join(", ", cols)
+                + ") VALUES (" + String.join(", ", values) + ")");
+        bindRow(ps, 1, t, row);
+        add(ps);
+    }
+
+    void delete(TargetTable t, Struct image) throws SQLException {
+        List<String> terms = new ArrayList<>();
+        for (String k : t.keyColumns()) {
+            terms.add(SqlIdentifiers.quote(k) + " = ?");
+        }
+        PreparedStatement ps = statement("DELETE FROM " + t.qualified() + " WHERE " + String.join(" AND ", terms));
+        int i = 1;
+        for (String k : t.keyColumns()) {
+            Schema s = image.schema().field(k).schema();
+            ValueBinder.bind(ps, i++, RowValues.toSql(s, image.get(k)));
+        }
+        add(ps);
+    }
+
+    /**
+     * Replaces the key range ({@code from}, {@code to}] of a table with a copy chunk: the range is emptied, then the
+     * chunk's rows inserted ({@code null} bounds: the table's start, no upper bound).
+     */
+    void replaceRange(TargetTable t, List<Object> from, List<Object> to, List<Struct> rows) throws SQLException {
+        flush();
+        List<String> terms = new ArrayList<>();
+        List<Object> args = new ArrayList<>();
+        if (from != null) {
+            terms.add(KeyPredicates.after(t.keyColumns()));
+            args.addAll(KeyPredicates.afterArgs(from));
+        }
+        if (to != null) {
+            terms.add(KeyPredicates.atOrBefore(t.keyColumns()));
+            args.addAll(KeyPredicates.atOrBeforeArgs(to));
+        }
+        String sql = SqlTag.tag("sink", "DELETE FROM " + t.qualified()
+                + (terms.isEmpty() ? "" : " WHERE " + String.join(" AND ", terms)));
+        try (PreparedStatement ps = conn.prepareStatement(sql)) {
+            for (int i = 0; i < args.size(); i++) {
+                ValueBinder.bind(ps, i + 1, args.get(i));
+            }
+            ps.executeUpdate();
+        }
+        for (Struct row : rows) {
+            insert(t, row);
+        }
+        flush();
+    }
+
+    private void bindRow(PreparedStatement ps, int first, TargetTable t, Struct row) throws SQLException {
+        int i = first;
+        for (Field f : row.schema().fields()) {
+            Object v = row.get(f);
+            if (RowValues.isGeometry(f.schema())) {
+                Object[] g = RowValues.geometry(v);
+                ValueBinder.bind(ps, i++, g[0]);
+                ValueBinder.bind(ps, i++, v == null ? null : g[1]);
+                continue;
+            }
+            Object sql = RowValues.toSql(f.schema(), v);
+            if (sql == null && t.notNullColumns().contains(f.name())) {
+                sql = RowValues.zeroDate(f.schema());
+            }
+            ValueBinder.bind(ps, i++, sql);
+        }
+    }
+
+    private PreparedStatement statement(String sql) throws SQLException {
+        if (!sql.equals(pendingSql)) {
+            flush();
+            pending = conn.prepareStatement(SqlTag.tag("sink", sql));
+            pendingSql = sql;
+        }
+        return pending;
+    }
+
+    private void add(PreparedStatement ps) throws SQLException {
+        ps.addBatch();
+        if (++pendingRows >= batchMax) {
+            ps.executeBatch();
+            pendingRows = 0;
+        }
+    }
+
+    /** Sends what is batched. */
+    void flush() throws SQLException {
+        if (pending != null) {
+            try {
+                if (pendingRows > 0) {
+                    pending.executeBatch();
+                }
+            } finally {
+                pending.close();
+                pending = null;
+                pendingSql = null;
+                pendingRows = 0;
+            }
+        }
+    }
+
+    /** Drops what is batched (after a rollback). */
+    void discard() {
+        if (pending != null) {
+            try {
+                pending.close();
+            } catch (SQLException e) {
+                // nothing to keep
+            }
+        }
+        pending = null;
+        pendingSql = null;
+        pendingRows = 0;
+    }
+}

@@ -1,0 +1,203 @@
+package io.vstream.connect.sink;
+
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef.Width;
+import org.apache.kafka.common.config.types.Password;
+
+/**
+ * The sink connector's configuration: the target server, how source tables map to target tables, where the applied
+ * positions are kept, and how errors are retried.
+ */
+public class VStreamSinkConnectorConfig extends AbstractConfig {
+    public static final String MODE = "mode";
+    public static final String TARGET_HOST = "target.host";
+    public static final String TARGET_PORT = "target.port";
+    public static final String TARGET_USER = "target.user";
+    public static final String TARGET_PASSWORD = "target.password";
+    public static final String TARGET_DATABASE_FORMAT = "target.database.format";
+    public static final String TARGET_TABLE_FORMAT = "target.table.format";
+    public static final String TARGET_BINLOG = "target.binlog";
+    public static final String STATE_DATABASE = "state.database";
+    public static final String STREAM_NAME = "stream.name";
+    public static final String TABLE_CREATE = "table.create";
+    public static final String TABLE_ENGINE = "table.engine";
+    public static final String DDL_APPLY = "ddl.apply";
+    public static final String BATCH_MAX_ROWS = "batch.max.rows";
+    public static final String CONNECT_TIMEOUT_MS = "connect.timeout.ms";
+    public static final String RETRY_BACKOFF_INITIAL_MS = "retry.backoff.initial.ms";
+    public static final String RETRY_BACKOFF_MAX_MS = "retry.backoff.max.ms";
+    public static final String RETRY_MAX_DURATION_MS = "retry.max.duration.ms";
+
+    private static final String GROUP_TARGET = "Target";
+    private static final String GROUP_MAPPING = "Mapping";
+    private static final String GROUP_STATE = "State";
+    private static final String GROUP_ERRORS = "Errors";
+
+    /** What the sink applies the stream into. */
+    public enum Mode {
+        /** Every streamed table into a target server: tables created from the source's definitions, DDL replayed. */
+        CLONE;
+
+        static final String DOC = "What the stream is applied into. 'clone': every table of the stream into the"
+                + " target server, tables created from the source's definitions (see table.engine), DDL replayed, so"
+                + " the target can later become a native replica (docs/clone.md). The ghost-table and reshard modes"
+                + " arrive with their workflows.";
+    }
+
+    /** Whether the target's own binlog records the applied writes. */
+    public enum TargetBinlog {
+        /** {@code SET SESSION sql_log_bin=0}: the target's binlog does not get GTIDs of ours (needed for a clone). */
+        OFF,
+        /** The applied writes are binlogged on the target with the target's GTIDs. */
+        ON
+    }
+
+    public static final ConfigDef CONFIG_DEF = configDef();
+
+    private static ConfigDef configDef() {
+        ConfigDef def = new ConfigDef();
+        int o = 0;
+        def.define(MODE, Type.STRING, "clone", ConfigDef.CaseInsensitiveValidString.in("clone"), Importance.HIGH,
+                Mode.DOC, GROUP_TARGET, ++o, Width.SHORT, "Mode");
+        def.define(TARGET_HOST, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
+                Importance.HIGH, "The target MySQL/MariaDB server's host.", GROUP_TARGET, ++o, Width.MEDIUM,
+                "Target host");
+        def.define(TARGET_PORT, Type.INT, 3306, ConfigDef.Range.between(1, 65535), Importance.HIGH,
+                "The target server's port.", GROUP_TARGET, ++o, Width.SHORT, "Target port");
+        def.define(TARGET_USER, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
+                Importance.HIGH, "The user to write as. It needs ALL on the target databases and on state.database,"
+                        + " and, with target.binlog=off, the privilege to set sql_log_bin (MariaDB: BINLOG ADMIN;"
+                        + " MySQL: SYSTEM_VARIABLES_ADMIN).", GROUP_TARGET, ++o, Width.MEDIUM, "Target user");
+        def.define(TARGET_PASSWORD, Type.PASSWORD, "", Importance.HIGH, "The target user's password.", GROUP_TARGET,
+                ++o, Width.MEDIUM, "Target password");
+        def.define(TARGET_BINLOG, Type.STRING, "off", ConfigDef.CaseInsensitiveValidString.in("off", "on"),
+                Importance.MEDIUM, "'off' (default): the applier's writes are not written to the target's binlog"
+                        + " (SET SESSION sql_log_bin=0), so the target's GTID state stays clean and it can become a"
+                        + " replica of the source at the exact applied position. 'on': they are, with the target's own"
+                        + " GTIDs.", GROUP_TARGET, ++o, Width.SHORT, "Target binlog");
+        def.define(CONNECT_TIMEOUT_MS, Type.LONG, 30_000L, ConfigDef.Range.atLeast(1_000), Importance.LOW,
+                "How long to wait for the target to accept a connection.", GROUP_TARGET, ++o, Width.SHORT,
+                "Connect timeout (ms)");
+        o = 0;
+        def.define(TARGET_DATABASE_FORMAT, Type.STRING, "${db}", new ConfigDef.NonEmptyString(), Importance.MEDIUM,
+                "The target database of a source table: ${db} (the source database) and ${keyspace} are replaced.",
+                GROUP_MAPPING, ++o, Width.MEDIUM, "Target database");
+        def.define(TARGET_TABLE_FORMAT, Type.STRING, "${table}", new ConfigDef.NonEmptyString(), Importance.MEDIUM,
+                "The target table of a source table: ${table} is replaced.", GROUP_MAPPING, ++o, Width.MEDIUM,
+                "Target table");
+        def.define(TABLE_CREATE, Type.BOOLEAN, true, Importance.MEDIUM,
+                "Create a missing target table (and database) from the source's definition carried in FIELD records.",
+                GROUP_MAPPING, ++o, Width.SHORT, "Create tables");
+        def.define(TABLE_ENGINE, Type.STRING, "", Importance.MEDIUM,
+                "With table.create: the storage engine of created tables (e.g. InnoDB), replacing the source's; empty"
+                        + " keeps it. Exactly-once apply needs a transactional engine on the target.", GROUP_MAPPING,
+                ++o, Width.SHORT, "Target storage engine");
+        def.define(DDL_APPLY, Type.BOOLEAN, true, Importance.MEDIUM,
+                "Replay the source's DDL statements (DDL records) on the target.", GROUP_MAPPING, ++o, Width.SHORT,
+                "Apply DDL");
+        def.define(BATCH_MAX_ROWS, Type.INT, 1000, ConfigDef.Range.atLeast(1), Importance.LOW,
+                "The most row changes sent to the target in one batch.", GROUP_MAPPING, ++o, Width.SHORT,
+                "Batch max rows");
+        o = 0;
+        def.define(STATE_DATABASE, Type.STRING, "_vstream", new ConfigDef.NonEmptyString(), Importance.MEDIUM,
+                "The database on the target that holds the applied positions (table `applied`), written in the same"
+                        + " transaction as the rows.", GROUP_STATE, ++o, Width.MEDIUM, "State database");
+        def.define(STREAM_NAME, Type.STRING, "", Importance.LOW,
+                "The name this stream's state is kept under; empty means the connector's name.", GROUP_STATE, ++o,
+                Width.MEDIUM, "Stream name");
+        o = 0;
+        def.define(RETRY_BACKOFF_INITIAL_MS, Type.LONG, 500L, ConfigDef.Range.atLeast(10), Importance.LOW,
+                "The first wait before retrying after a retriable target error (deadlock, lock wait timeout, lost"
+                        + " connection); doubles up to retry.backoff.max.ms.", GROUP_ERRORS, ++o, Width.SHORT,
+                "Initial retry backoff (ms)");
+        def.define(RETRY_BACKOFF_MAX_MS, Type.LONG, 10_000L, ConfigDef.Range.atLeast(10), Importance.LOW,
+                "The longest wait between retries.", GROUP_ERRORS, ++o, Width.SHORT, "Max retry backoff (ms)");
+        def.define(RETRY_MAX_DURATION_MS, Type.LONG, 600_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
+                "How long retriable errors may go on before the task fails.", GROUP_ERRORS, ++o, Width.SHORT,
+                "Max retry duration (ms)");
+        return def;
+    }
+
+    public VStreamSinkConnectorConfig(Map<?, ?> props) {
+        super(CONFIG_DEF, props);
+    }
+
+    public Mode mode() {
+        return Mode.valueOf(getString(MODE).toUpperCase(Locale.ROOT));
+    }
+
+    public String targetHost() {
+        return getString(TARGET_HOST);
+    }
+
+    public int targetPort() {
+        return getInt(TARGET_PORT);
+    }
+
+    public String targetUser() {
+        return getString(TARGET_USER);
+    }
+
+    public Password targetPassword() {
+        return getPassword(TARGET_PASSWORD);
+    }
+
+    public TargetBinlog targetBinlog() {
+        return TargetBinlog.valueOf(getString(TARGET_BINLOG).toUpperCase(Locale.ROOT));
+    }
+
+    public Duration connectTimeout() {
+        return Duration.ofMillis(getLong(CONNECT_TIMEOUT_MS));
+    }
+
+    public String targetDatabase(String sourceDb, String keyspace) {
+        return getString(TARGET_DATABASE_FORMAT).replace("${db}", sourceDb).replace("${keyspace}", keyspace);
+    }
+
+    public String targetTable(String sourceTable) {
+        return getString(TARGET_TABLE_FORMAT).replace("${table}", sourceTable);
+    }
+
+    public boolean tableCreate() {
+        return getBoolean(TABLE_CREATE);
+    }
+
+    public String tableEngine() {
+        return getString(TABLE_ENGINE).trim();
+    }
+
+    public boolean ddlApply() {
+        return getBoolean(DDL_APPLY);
+    }
+
+    public int batchMaxRows() {
+        return getInt(BATCH_MAX_ROWS);
+    }
+
+    public String stateDatabase() {
+        return getString(STATE_DATABASE);
+    }
+
+    public String streamName(String connectorName) {
+        String s = getString(STREAM_NAME);
+        return s == null || s.isBlank() ? connectorName : s;
+    }
+
+    public Duration retryBackoffInitial() {
+        return Duration.ofMillis(getLong(RETRY_BACKOFF_INITIAL_MS));
+    }
+
+    public Duration retryBackoffMax() {
+        return Duration.ofMillis(getLong(RETRY_BACKOFF_MAX_MS));
+    }
+
+    public Duration retryMaxDuration() {
+        return Duration.ofMillis(getLong(RETRY_MAX_DURATION_MS));
+    }
+}

@@ -1,0 +1,223 @@
+package io.vstream.connect.sink;
+
+import io.vstream.connect.core.Version;
+import io.vstream.connect.core.error.Classification;
+import io.vstream.connect.core.error.ErrorClassifier;
+import java.sql.SQLException;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.sink.ErrantRecordReporter;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.apache.kafka.connect.sink.SinkTask;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The sink task's lifecycle: one {@link PartitionApplier} per assigned partition; on assignment it rewinds Kafka to
+ * what the target says it holds; {@code preCommit} reports only what the target durably holds. A retriable error
+ * (deadlock, lock wait timeout, lost connection) drops the uncommitted work, reloads the state from the target (a
+ * lost commit's outcome is read, not assumed), rewinds and retries with backoff; a fatal one is pinned to its record
+ * (one statement at a time) and then goes to the dead letter queue when one is configured, or stops the task.
+ */
+public class VStreamSinkTask extends SinkTask {
+    private static final Logger LOG = LoggerFactory.getLogger(VStreamSinkTask.class);
+
+    private SinkSettings settings;
+    private final Map<TopicPartition, PartitionApplier> appliers = new HashMap<>();
+    private final Set<TopicPartition> needsRecovery = new HashSet<>();
+    private ErrantRecordReporter reporter;
+    private long backoffMs;
+    private long failingSinceMs;
+
+    @Override
+    public String version() {
+        return Version.get();
+    }
+
+    @Override
+    public void start(Map<String, String> props) {
+        VStreamSinkConnectorConfig config = new VStreamSinkConnectorConfig(props);
+        settings = SinkSettings.of(config, props.getOrDefault("name", "vstream-sink"));
+        try {
+            reporter = context.errantRecordReporter();
+        } catch (NoSuchMethodError | NoClassDefFoundError e) {
+            reporter = null;
+        }
+        backoffMs = settings.backoffInitial().toMillis();
+        LOG.info("Sink task applying stream '{}' to {}:{}", settings.stream(), settings.host(), settings.port());
+    }
+
+    @Override
+    public void open(Collection<TopicPartition> partitions) {
+        for (TopicPartition tp : partitions) {
+            PartitionApplier a = new PartitionApplier(tp.topic(), tp.partition(), settings);
+            appliers.put(tp, a);
+            try {
+                long applied = a.open();
+                if (applied >= 0) {
+                    context.offset(tp, applied + 1);
+                    LOG.info("{}: the target holds up to offset {} (position {}); resuming after it", tp, applied,
+                            a.position());
+                } else {
+                    LOG.info("{}: assigned; the target holds nothing of it yet", tp);
+                }
+            } catch (SQLException e) {
+                LOG.warn("{}: cannot read the applied state from the target yet ({}); will retry", tp, e.toString());
+                needsRecovery.add(tp);
+            }
+        }
+    }
+
+    @Override
+    public void close(Collection<TopicPartition> partitions) {
+        for (TopicPartition tp : partitions) {
+            PartitionApplier a = appliers.remove(tp);
+            if (a != null) {
+                a.abort();
+                a.close();
+            }
+            needsRecovery.remove(tp);
+        }
+    }
+
+    @Override
+    public void put(Collection<SinkRecord> records) {
+        if (!records.isEmpty()) {
+            LOG.debug("put: {} record(s)", records.size());
+        }
+        Set<TopicPartition> skip = new HashSet<>();
+        for (TopicPartition tp : new HashSet<>(needsRecovery)) {
+            if (!recover(tp)) {
+                skip.add(tp);
+            }
+        }
+        boolean failed = false;
+        for (SinkRecord r : records) {
+            TopicPartition tp = new TopicPartition(r.topic(), r.kafkaPartition());
+            if (skip.contains(tp)) {
+                continue;
+            }
+            PartitionApplier a = appliers.get(tp);
+            if (a == null) {
+                continue;
+            }
+            try {
+                a.apply(r, reporter == null ? null : (rec, err) -> report(rec, err));
+            } catch (SQLException | RuntimeException e) {
+                failed = true;
+                skip.add(tp);
+                onFailure(tp, a, r, e);
+            }
+        }
+        if (!failed) {
+            failingSinceMs = 0;
+            backoffMs = settings.backoffInitial().toMillis();
+        }
+    }
+
+    private void report(SinkRecord record, Throwable error) {
+        try {
+            reporter.report(record, error).get();
+        } catch (Exception e) {
+            throw new ConnectException("Could not send a record that cannot be applied to the dead letter queue", e);
+        }
+        LOG.warn("{}-{}@{}: sent to the dead letter queue: {}", record.topic(), record.kafkaPartition(),
+                record.kafkaOffset(), error.getMessage());
+    }
+
+    private void onFailure(TopicPartition tp, PartitionApplier a, SinkRecord r, Exception e) {
+        a.abort();
+        Classification c = ErrorClassifier.classify(e);
+        if (e instanceof ConnectException ce && !(e.getCause() instanceof SQLException)) {
+            throw ce;
+        }
+        if (!c.isRetriable()) {
+            if (a.serial()) {
+                throw new ConnectException(e.getMessage(), e);
+            }
+            LOG.info("{}: error at offset {} ({}); re-applying one statement at a time to find the record", tp,
+                    r.kafkaOffset(), c.reason());
+            a.serialMode(true);
+            rewind(tp, a);
+            needsRecovery.add(tp);
+            return;
+        }
+        long now = System.currentTimeMillis();
+        if (failingSinceMs == 0) {
+            failingSinceMs = now;
+        } else if (now - failingSinceMs > settings.retryMaxDuration().toMillis()) {
+            throw new ConnectException("The target has kept failing for longer than retry.max.duration.ms ("
+                    + settings.retryMaxDuration().toMillis() + " ms); last error: " + c.reason(), e);
+        }
+        LOG.warn("{}: retriable error at offset {} ({}); retrying in {} ms", tp, r.kafkaOffset(), c.reason(),
+                backoffMs);
+        needsRecovery.add(tp);
+        rewind(tp, a);
+        sleep(backoffMs);
+        backoffMs = Math.min(backoffMs * 2, settings.backoffMax().toMillis());
+    }
+
+    /** Reconnects and reloads the state from the target, then rewinds Kafka to it; false when not yet possible. */
+    private boolean recover(TopicPartition tp) {
+        PartitionApplier a = appliers.get(tp);
+        if (a == null) {
+            needsRecovery.remove(tp);
+            return true;
+        }
+        try {
+            long applied = a.open();
+            needsRecovery.remove(tp);
+            rewind(tp, a);
+            LOG.info("{}: recovered; the target holds up to offset {}", tp, applied);
+            return false; // the records of this put() are before or after the rewind point: take them again
+        } catch (SQLException e) {
+            LOG.warn("{}: the target is still unavailable ({})", tp, e.toString());
+            rewind(tp, a);
+            sleep(backoffMs);
+            backoffMs = Math.min(backoffMs * 2, settings.backoffMax().toMillis());
+            return false;
+        }
+    }
+
+    private void rewind(TopicPartition tp, PartitionApplier a) {
+        if (a.appliedOffset() >= 0) {
+            context.offset(tp, a.appliedOffset() + 1);
+        }
+    }
+
+    @Override
+    public Map<TopicPartition, OffsetAndMetadata> preCommit(Map<TopicPartition, OffsetAndMetadata> current) {
+        Map<TopicPartition, OffsetAndMetadata> out = new HashMap<>();
+        for (Map.Entry<TopicPartition, PartitionApplier> e : appliers.entrySet()) {
+            long applied = e.getValue().appliedOffset();
+            if (applied >= 0) {
+                out.put(e.getKey(), new OffsetAndMetadata(applied + 1));
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public void stop() {
+        for (PartitionApplier a : appliers.values()) {
+            a.abort();
+            a.close();
+        }
+        appliers.clear();
+        LOG.info("Sink task stopped");
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,186 @@
+package io.vstream.connect.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vstream.connect.core.event.TopicNames;
+import io.vstream.connect.core.position.GtidPosition;
+import io.vstream.connect.testsupport.compare.ComparisonResult;
+import io.vstream.connect.testsupport.compare.TableComparator;
+import io.vstream.connect.testsupport.connect.ConnectCluster;
+import io.vstream.connect.testsupport.db.MariaDbServer;
+import io.vstream.connect.testsupport.db.MariaDbShards;
+import io.vstream.connect.testsupport.load.LoadStats;
+import io.vstream.connect.testsupport.load.LoadTable;
+import io.vstream.connect.testsupport.load.Target;
+import io.vstream.connect.testsupport.load.WriteLoad;
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.List;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The sink applying a shard's log into an empty server (a clone): tables created there on another storage engine,
+ * under a write load on the source, while the worker running the sink is lost twice and the target server restarts
+ * during the copy; the target ends equal to the source by checksum and holds every acknowledged write. A record the
+ * target cannot hold stops the task with the reason, or goes to the dead letter queue.
+ */
+class CloneSinkIT {
+    @RegisterExtension
+    static final MariaDbShards SERVERS = MariaDbShards.builder().count(2).name("CloneSinkIT").build();
+
+    static ConnectCluster connect;
+
+    @BeforeAll
+    static void startConnect() {
+        connect = ConnectCluster.builder().name("clone-it").workers(2).start();
+    }
+
+    @AfterAll
+    static void stopConnect() {
+        if (connect != null) {
+            connect.close();
+        }
+    }
+
+    private static MariaDbServer source() {
+        return SERVERS.server(0);
+    }
+
+    private static MariaDbServer target() {
+        return SERVERS.server(1);
+    }
+
+    @Test
+    void cloneUnderLoadSurvivesWorkerLossAndTargetRestart() throws Exception {
+        String db = SERVERS.freshDatabase();
+        target().execute("mysql", "DROP DATABASE `" + db + "`"); // the clone target starts empty
+        String targetGtids = target().gtidBinlogPos();
+        MariaDbServer src = source();
+        src.execute(db,
+                "CREATE TABLE accounts (id INT PRIMARY KEY, owner VARCHAR(64) NOT NULL, balance DECIMAL(14,2),"
+                        + " opened DATE) ENGINE=Aria",
+                "CREATE TABLE events (account_id INT NOT NULL, seq INT NOT NULL, kind ENUM('in','out') NOT NULL,"
+                        + " at DATETIME(3) NOT NULL, PRIMARY KEY (account_id, seq)) ENGINE=MyISAM");
+        for (int from = 0; from < 40_000; from += 2000) {
+            StringBuilder a = new StringBuilder("INSERT INTO accounts VALUES ");
+            StringBuilder e = new StringBuilder("INSERT INTO events VALUES ");
+            for (int i = from; i < from + 2000; i++) {
+                a.append(i == from ? "" : ",").append('(').append(i).append(",'owner ").append(i).append("',")
+                        .append(i % 5000).append(".25,").append(i % 3 == 0 ? "NULL" : "'2020-02-0" + (1 + i % 9) + "'")
+                        .append(')');
+                if (i < from + 750) {
+                    e.append(i == from ? "" : ",").append('(').append(i).append(',').append(i % 7).append(",'")
+                            .append(i % 2 == 0 ? "in" : "out").append("','2021-01-01 00:00:0").append(i % 10)
+                            .append(".123')");
+                }
+            }
+            src.execute(db, a.toString(), e.toString());
+        }
+        String sourceName = "clone-src-" + db;
+        String sinkName = "clone-sink-" + db;
+        String topic = TopicNames.shardTopic("vs_" + db, "ks", "-");
+        try (WriteLoad load = WriteLoad.builder(Target.single(src, db)).table(LoadTable.standard("orders"))
+                .threads(2).keySpace(5_000).statementsPerTransaction(1, 3).deleteRatio(0.1)
+                .transactionsPerSecond(100).duration(Duration.ofSeconds(30)).failOnError(false).seed(5).build()) {
+            load.createTables().preload(20_000);
+            load.start();
+            connect.deploy(sourceName, SourceConfigs.with(SourceConfigs.keyspace("ks", db, List.of(src), 1),
+                    "copy.max.rows.per.second", "15000", "copy.chunk.max.rows", "3000"));
+            connect.deploy(sinkName, SourceConfigs.with(SinkConfigs.clone(topic, target()),
+                    "table.engine", "InnoDB"));
+            connect.awaitRunning(sinkName, 1, Duration.ofSeconds(60));
+            Thread.sleep(3_000);
+            connect.removeWorkerRunning(sinkName, 0); // during the copy
+            connect.addWorker();
+            Thread.sleep(1_500);
+            target().stop(); // the target goes away during the copy
+            Thread.sleep(2_000);
+            target().start();
+            Thread.sleep(8_000);
+            connect.removeWorkerRunning(sinkName, 0); // while streaming
+            connect.addWorker();
+            LoadStats stats = load.awaitCompletion(Duration.ofSeconds(90));
+            assertThat(stats.commits()).isGreaterThan(1000);
+            src.execute(db, "UPDATE accounts SET balance = balance + 1 WHERE id < 100"); // a non-transactional change
+
+            awaitApplied(db, sinkName, topic, Duration.ofSeconds(120));
+            try (Connection s = src.connect(db); Connection t = target().connect(db)) {
+                for (String table : List.of("accounts", "events", "orders")) {
+                    ComparisonResult r = TableComparator.builder().source(s, db, table).target(t, db, table).build()
+                            .compare();
+                    assertThat(r.isEqual()).as("%s: %s", table, r).isTrue();
+                }
+                assertThat(load.verifyAgainst(t, "orders").isEqual()).isTrue();
+            }
+            assertThat(target().queryString(db, "SELECT ENGINE FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?"
+                    + " AND TABLE_NAME = 'accounts'", db)).isEqualTo("InnoDB");
+            // nothing the applier wrote reached the target's own binlog
+            assertThat(target().gtidBinlogPos()).isEqualTo(targetGtids);
+        } finally {
+            connect.delete(sinkName);
+            connect.delete(sourceName);
+        }
+    }
+
+    @Test
+    void aRecordTheTargetCannotHoldStopsTheTaskOrGoesToTheDeadLetterQueue() throws Exception {
+        String db = SERVERS.freshDatabase();
+        source().execute(db, "CREATE TABLE notes (id INT PRIMARY KEY, body VARCHAR(40) NOT NULL)");
+        target().execute(db, "CREATE TABLE notes (id INT PRIMARY KEY, body VARCHAR(8) NOT NULL)"); // narrower
+        String sourceName = "poison-src-" + db;
+        String topic = TopicNames.shardTopic("vs_" + db, "ks", "-");
+        connect.deploy(sourceName, SourceConfigs.keyspace("ks", db, List.of(source()), 1));
+        connect.awaitRunning(sourceName, 1, Duration.ofSeconds(60));
+        source().execute(db, "INSERT INTO notes VALUES (1, 'short')", "INSERT INTO notes VALUES (2, 'far too long for it')",
+                "INSERT INTO notes VALUES (3, 'fine')");
+
+        String failing = "poison-sink-" + db;
+        connect.deploy(failing, SinkConfigs.clone(topic, target()));
+        String trace = connect.awaitTaskFailure(failing, Duration.ofSeconds(60));
+        assertThat(trace).contains("table notes").contains("Data too long");
+        assertThat(target().queryLong(db, "SELECT COUNT(*) FROM notes")).isEqualTo(1L);
+        connect.delete(failing);
+
+        String tolerant = "dlq-sink-" + db;
+        String dlq = "dlq-" + db;
+        connect.deploy(tolerant, SourceConfigs.with(SinkConfigs.clone(topic, target()),
+                "stream.name", "tolerant", "errors.tolerance", "all", "errors.deadletterqueue.topic.name", dlq,
+                "errors.deadletterqueue.topic.replication.factor", "1",
+                "errors.deadletterqueue.context.headers.enable", "true"));
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (System.nanoTime() < deadline && target().queryLong(db, "SELECT COUNT(*) FROM notes") < 2) {
+            Thread.sleep(300);
+        }
+        assertThat(target().queryLong(db, "SELECT COUNT(*) FROM notes WHERE id IN (1, 3)")).isEqualTo(2L);
+        ConsumerRecords<byte[], byte[]> dead = connect.embedded().kafka().consume(1, 30_000, dlq);
+        assertThat(dead.count()).isEqualTo(1);
+        connect.delete(tolerant);
+        connect.delete(sourceName);
+    }
+
+    /** Waits until the target's applied position holds the source's current position. */
+    private static void awaitApplied(String db, String sinkName, String topic, Duration timeout) throws Exception {
+        GtidPosition wanted = GtidPosition.parse("MariaDB/" + source().gtidBinlogPos());
+        long deadline = System.nanoTime() + timeout.toNanos();
+        String last = null;
+        while (System.nanoTime() < deadline) {
+            try {
+                last = target().queryString("_vstream", "SELECT position FROM applied WHERE stream = ? AND topic = ?",
+                        sinkName, topic);
+                if (last != null && GtidPosition.parse(last).contains(wanted)) {
+                    return;
+                }
+            } catch (RuntimeException e) {
+                // target restarting or state not there yet
+            }
+            Thread.sleep(500);
+        }
+        throw new AssertionError("the target never applied up to " + wanted + "; it holds " + last + "; sink: "
+                + connect.status(sinkName));
+    }
+
+}
