@@ -46,6 +46,7 @@ final class PartitionApplier implements AutoCloseable {
     private String shard;
     private String position;
     private final Map<String, String> copyState = new LinkedHashMap<>();
+    private boolean copyCompleted;
 
     // work in progress (not committed)
     private String txnGtid;
@@ -54,6 +55,7 @@ final class PartitionApplier implements AutoCloseable {
     private String chunkTable;
     private final List<Struct> chunkRows = new ArrayList<>();
     private boolean serial;
+    private ControlStore.Control control = ControlStore.Control.RUN;
     private long rowsApplied;
     private long transactionsApplied;
 
@@ -78,15 +80,14 @@ final class PartitionApplier implements AutoCloseable {
         StateStore.Applied applied = state.load(conn);
         conn.commit();
         copyState.clear();
+        copyCompleted = false;
         if (applied != null) {
             appliedOffset = applied.kafkaOffset();
             keyspace = applied.keyspace();
             shard = applied.shard();
             position = applied.position();
             if (applied.copyState() != null && !applied.copyState().isEmpty()) {
-                for (var t : OffsetCodec.copyStateFromJson(applied.copyState())) {
-                    copyState.put(t.table(), OffsetCodec.copyStateJson(List.of(t)));
-                }
+                readCopyState(applied.copyState());
             }
         } else {
             appliedOffset = -1;
@@ -116,14 +117,69 @@ final class PartitionApplier implements AutoCloseable {
         return serial;
     }
 
+    /** The coordinator's command in force (see {@link ControlStore}). */
+    void control(ControlStore.Control control) {
+        this.control = control;
+    }
+
+    /** Whether nothing is in progress: no transaction, no uncommitted row, no buffered chunk. */
+    boolean atBoundary() {
+        return txnGtid == null && !dirty && chunkTable == null;
+    }
+
     /**
-     * Applies one record. Throws {@link SQLException} for the caller to classify (retriable or fatal); in serial
+     * Whether the control lets the applier start work that ends at {@code gtid} (a transaction or a DDL; null for a
+     * copy chunk, which has no GTID): a pause stops everything, a stop position lets through only what it contains.
+     */
+    boolean mayStart(String gtid) {
+        return switch (control.command()) {
+            case RUN -> true;
+            case PAUSE, HANDED_OFF -> false;
+            case STOP_AT -> gtid != null && contains(control.stopAt(), gtid);
+        };
+    }
+
+    /** Whether the applier has reached what the control asks (and so should stop and acknowledge). */
+    boolean holdsStopPoint() {
+        return switch (control.command()) {
+            case RUN -> false;
+            case PAUSE, HANDED_OFF -> atBoundary();
+            case STOP_AT -> atBoundary() && position != null && containsPosition(position, control.stopAt());
+        };
+    }
+
+    private static boolean contains(String position, String gtid) {
+        try {
+            GtidPosition p = GtidPosition.parse(position);
+            return p.contains(GtidPosition.parse(p.flavor(), gtid));
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    private static boolean containsPosition(String a, String b) {
+        try {
+            return GtidPosition.parse(a).contains(GtidPosition.parse(b));
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    /** Acknowledges the control in force with the exact position the target holds. */
+    void acknowledge(ControlStore store) throws SQLException {
+        store.acknowledge(conn, control.command(), position);
+        conn.commit();
+    }
+
+    /**
+     * Applies one record; returns false when the control stops the applier before it (the record is not applied and
+     * must come again). Throws {@link SQLException} for the caller to classify (retriable or fatal); in serial
      * mode, a fatal error of a row statement is reported through {@code poison} (DLQ) when given, else thrown as a
      * {@link ConnectException} naming the table, the key and the SQL error.
      */
-    void apply(SinkRecord record, PoisonHandler poison) throws SQLException {
+    boolean apply(SinkRecord record, PoisonHandler poison) throws SQLException {
         if (record.kafkaOffset() <= appliedOffset) {
-            return; // redelivered: the target already holds it
+            return true; // redelivered: the target already holds it
         }
         EventType type = EventType.fromHeader(header(record, EventHeaders.EVENT));
         if (type == null) {
@@ -137,6 +193,17 @@ final class PartitionApplier implements AutoCloseable {
         if (type != EventType.ROW && type != EventType.FIELD && type != EventType.LASTPK && chunkTable != null) {
             abandonChunk(); // copy rows not closed by their LASTPK: that chunk is copied again later
         }
+        if (control.command() != ControlStore.Command.RUN) {
+            String gtid = switch (type) {
+                case BEGIN, DDL -> value.getString("gtid");
+                default -> null;
+            };
+            boolean starts = type == EventType.BEGIN || type == EventType.DDL
+                    || type == EventType.ROW && chunkTable == null && txnGtid == null;
+            if (starts && !mayStart(gtid)) {
+                return false;
+            }
+        }
         switch (type) {
             case FIELD -> tables.define(value);
             case BEGIN -> begin(value.getString("gtid"));
@@ -146,6 +213,7 @@ final class PartitionApplier implements AutoCloseable {
             case LASTPK -> lastPk(record, value);
             case COPY_COMPLETED -> {
                 copyState.clear();
+                copyCompleted = true;
                 commitState(record, value.getString("keyspace"), value.getString("shard"),
                         value.getString("position") != null ? value.getString("position") : position);
             }
@@ -154,12 +222,16 @@ final class PartitionApplier implements AutoCloseable {
                 if (txnGtid != null) {
                     rollbackWork(); // a transaction cut short: it is replayed after this
                 }
+                if (value.schema().field("copy") != null && value.getString("copy") != null) {
+                    readCopyState(value.getString("copy")); // the source's copy state at this point
+                }
                 commitState(record, value.getString("keyspace"), value.getString("shard"),
                         laterOf(position, value.getString("position")));
             }
             case JOURNAL -> commitState(record, keyspace, shard, position);
             default -> throw new IllegalStateException("unhandled " + type);
         }
+        return true;
     }
 
     private void begin(String gtid) throws SQLException {
@@ -281,7 +353,7 @@ final class PartitionApplier implements AutoCloseable {
     /** Writes the state for this record in the open transaction and commits: the record is applied. */
     private void commitState(SinkRecord record, String ks, String sh, String pos) throws SQLException {
         writer.flush();
-        String copy = null;
+        String copy = copyCompleted ? "[]" : null;
         if (!copyState.isEmpty()) {
             List<String> parts = new ArrayList<>();
             for (var e : copyState.entrySet()) {
@@ -302,6 +374,16 @@ final class PartitionApplier implements AutoCloseable {
         if (serial) {
             serial = false;
             writer = new RowWriter(conn, settings.batchMaxRows());
+        }
+    }
+
+    /** Replaces the copy progress with a copy state JSON ({@code []}: the copy has completed). */
+    private void readCopyState(String json) {
+        copyState.clear();
+        var tables = OffsetCodec.copyStateFromJson(json);
+        copyCompleted = tables.isEmpty();
+        for (var t : tables) {
+            copyState.put(t.table(), OffsetCodec.copyStateJson(List.of(t)));
         }
     }
 

@@ -34,6 +34,11 @@ public class VStreamSinkTask extends SinkTask {
     private ErrantRecordReporter reporter;
     private long backoffMs;
     private long failingSinceMs;
+    private ControlStore controlStore;
+    private java.sql.Connection controlConn;
+    private ControlStore.Control control = ControlStore.Control.RUN;
+    private long nextControlRead;
+    private final Set<TopicPartition> halted = new HashSet<>();
 
     @Override
     public String version() {
@@ -50,6 +55,7 @@ public class VStreamSinkTask extends SinkTask {
             reporter = null;
         }
         backoffMs = settings.backoffInitial().toMillis();
+        controlStore = new ControlStore(settings.stateDatabase(), settings.stream());
         LOG.info("Sink task applying stream '{}' to {}:{}", settings.stream(), settings.host(), settings.port());
     }
 
@@ -83,6 +89,7 @@ public class VStreamSinkTask extends SinkTask {
                 a.close();
             }
             needsRecovery.remove(tp);
+            halted.remove(tp);
         }
     }
 
@@ -91,7 +98,9 @@ public class VStreamSinkTask extends SinkTask {
         if (!records.isEmpty()) {
             LOG.debug("put: {} record(s)", records.size());
         }
-        Set<TopicPartition> skip = new HashSet<>();
+        Set<TopicPartition> skip = new HashSet<>(halted);
+        refreshControl();
+        skip.addAll(halted);
         for (TopicPartition tp : new HashSet<>(needsRecovery)) {
             if (!recover(tp)) {
                 skip.add(tp);
@@ -108,7 +117,10 @@ public class VStreamSinkTask extends SinkTask {
                 continue;
             }
             try {
-                a.apply(r, reporter == null ? null : (rec, err) -> report(rec, err));
+                if (!a.apply(r, reporter == null ? null : (rec, err) -> report(rec, err))) {
+                    halt(tp, a);
+                    skip.add(tp);
+                }
             } catch (SQLException | RuntimeException e) {
                 failed = true;
                 skip.add(tp);
@@ -118,6 +130,83 @@ public class VStreamSinkTask extends SinkTask {
         if (!failed) {
             failingSinceMs = 0;
             backoffMs = settings.backoffInitial().toMillis();
+        }
+    }
+
+    /**
+     * Reads the coordinator's command (at most every 500 ms), stops the partitions that have reached what it asks,
+     * and lets the others go on.
+     */
+    private void refreshControl() {
+        long now = System.currentTimeMillis();
+        if (now < nextControlRead) {
+            return;
+        }
+        nextControlRead = now + 500;
+        try {
+            if (controlConn == null || !controlConn.isValid(2)) {
+                closeControl();
+                controlConn = new TargetConnections(settings).open();
+                controlConn.setAutoCommit(true);
+                ControlStore.ensure(controlConn, settings.stateDatabase());
+            }
+            ControlStore.Control c = controlStore.read(controlConn);
+            if (!c.equals(control)) {
+                LOG.info("Control for stream '{}': {}{}", settings.stream(), c.command(),
+                        c.stopAt() == null ? "" : " " + c.stopAt());
+                control = c;
+            }
+        } catch (SQLException e) {
+            LOG.warn("Cannot read the control of stream '{}' ({}); keeping {}", settings.stream(), e.toString(),
+                    control.command());
+            closeControl();
+            return;
+        }
+        for (Map.Entry<TopicPartition, PartitionApplier> e : appliers.entrySet()) {
+            TopicPartition tp = e.getKey();
+            PartitionApplier a = e.getValue();
+            a.control(control);
+            if (halted.contains(tp)) {
+                if (control.command() == ControlStore.Command.RUN
+                        || control.command() == ControlStore.Command.STOP_AT && !a.holdsStopPoint()) {
+                    halted.remove(tp);
+                    context.resume(tp);
+                    LOG.info("{}: resumed at offset {}", tp, a.appliedOffset() + 1);
+                } else {
+                    acknowledge(tp, a);
+                }
+            } else if (!needsRecovery.contains(tp) && a.holdsStopPoint()) {
+                halt(tp, a);
+            }
+        }
+    }
+
+    private void halt(TopicPartition tp, PartitionApplier a) {
+        a.abort();
+        rewind(tp, a);
+        if (halted.add(tp)) {
+            context.pause(tp);
+            LOG.info("{}: stopped by the control ({}) at position {}", tp, control.command(), a.position());
+        }
+        acknowledge(tp, a);
+    }
+
+    private void acknowledge(TopicPartition tp, PartitionApplier a) {
+        try {
+            a.acknowledge(controlStore);
+        } catch (SQLException e) {
+            LOG.warn("{}: cannot acknowledge the control ({})", tp, e.toString());
+        }
+    }
+
+    private void closeControl() {
+        if (controlConn != null) {
+            try {
+                controlConn.close();
+            } catch (SQLException e) {
+                // closing anyway
+            }
+            controlConn = null;
         }
     }
 
@@ -210,6 +299,7 @@ public class VStreamSinkTask extends SinkTask {
             a.close();
         }
         appliers.clear();
+        closeControl();
         LOG.info("Sink task stopped");
     }
 

@@ -4,6 +4,7 @@ import io.vstream.connect.core.position.GtidPosition;
 import io.vstream.connect.core.position.LastPk;
 import io.vstream.connect.core.position.ShardGtid;
 import io.vstream.connect.core.position.TableLastPk;
+import io.vstream.connect.core.sql.ConsistentSnapshot;
 import io.vstream.connect.core.sql.SqlIdentifiers;
 import java.io.Serializable;
 import java.sql.Connection;

@@ -68,7 +68,8 @@ final class RecordFactory {
 
     SourceRecord position(EventType type, ShardGtid at, long tsMs) {
         return control(type, null, ControlEvents.POSITION,
-                ControlEvents.position(keyspace, shard, at.gtidText(), null, tsMs, epoch), at, tsMs);
+                ControlEvents.position(keyspace, shard, at.gtidText(),
+                        at.isCopying() ? OffsetCodec.copyStateJson(at.tablePks()) : null, tsMs, epoch), at, tsMs);
     }
 
     /** A copy row: only an {@code after} image, op {@code r}, {@code source.snapshot = "true"}. */

@@ -1,4 +1,4 @@
-package io.vstream.connect.source;
+package io.vstream.connect.core.sql;
 
 import io.vstream.connect.core.position.Flavor;
 import io.vstream.connect.core.position.GtidPosition;
@@ -19,7 +19,7 @@ import org.apache.kafka.connect.errors.ConnectException;
  * frozen and would lose rows.) MySQL: a brief {@code LOCK TABLES ... READ} around reading {@code @@gtid_executed} and
  * starting the snapshot, as Vitess does.
  */
-final class ConsistentSnapshot implements AutoCloseable {
+public final class ConsistentSnapshot implements AutoCloseable {
     private final Connection conn;
     private final GtidPosition position;
 
@@ -33,7 +33,7 @@ final class ConsistentSnapshot implements AutoCloseable {
      *
      * @param lockTable for MySQL, the qualified, quoted table to lock briefly; ignored on MariaDB
      */
-    static ConsistentSnapshot open(Connection conn, Flavor flavor, String lockTable) throws SQLException {
+    public static ConsistentSnapshot open(Connection conn, Flavor flavor, String lockTable) throws SQLException {
         try (Statement st = conn.createStatement()) {
             st.execute("SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ");
             st.execute("SET SESSION time_zone = '+00:00'");
@@ -84,11 +84,11 @@ final class ConsistentSnapshot implements AutoCloseable {
     }
 
     /** The GTID position the snapshot sees: every transaction in it, none after it. */
-    GtidPosition position() {
+    public GtidPosition position() {
         return position;
     }
 
-    Connection connection() {
+    public Connection connection() {
         return conn;
     }
 

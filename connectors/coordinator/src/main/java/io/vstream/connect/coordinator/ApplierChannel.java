@@ -1,0 +1,88 @@
+package io.vstream.connect.coordinator;
+
+import io.vstream.connect.core.sql.SqlIdentifiers;
+import io.vstream.connect.core.sql.SqlTag;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The coordinator's side of the applier's state on the target: what the applier has applied (its {@code applied}
+ * rows) and the control row through which the coordinator pauses it, stops it at an exact position, or retires it,
+ * reading back the applier's acknowledgement (the sink's {@code ControlStore} is the other side).
+ */
+final class ApplierChannel {
+    /** One applied row: a Kafka partition of the stream (one source shard). */
+    record Applied(String topic, int partition, String position, String copyState) {
+    }
+
+    /** The applier's acknowledgement of a command. */
+    record Ack(String command, String position) {
+    }
+
+    private final String stateDb;
+    private final String stream;
+
+    ApplierChannel(String stateDb, String stream) {
+        this.stateDb = stateDb;
+        this.stream = stream;
+    }
+
+    /** The stream's applied rows; empty when the applier has not written any yet (or its state does not exist). */
+    List<Applied> applied(Connection target) throws SQLException {
+        List<Applied> out = new ArrayList<>();
+        try (PreparedStatement ps = target.prepareStatement(SqlTag.tag("coordinator", "SELECT topic, kafka_partition,"
+                + " position, copy_state FROM " + SqlIdentifiers.qualify(stateDb, "applied") + " WHERE stream = ?"))) {
+            ps.setString(1, stream);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(new Applied(rs.getString(1), rs.getInt(2), rs.getString(3), rs.getString(4)));
+                }
+            }
+        } catch (SQLException e) {
+            if (e.getErrorCode() == 1146 || e.getErrorCode() == 1049) {
+                return out; // the applier has not created its state yet
+            }
+            throw e;
+        }
+        return out;
+    }
+
+    /** Writes a command (RUN, PAUSE, STOP_AT with a position, HANDED_OFF) and clears the previous acknowledgement. */
+    void command(Connection target, String command, String stopAt) throws SQLException {
+        try (Statement st = target.createStatement()) {
+            st.execute("CREATE DATABASE IF NOT EXISTS " + SqlIdentifiers.quote(stateDb));
+            st.execute("CREATE TABLE IF NOT EXISTS " + SqlIdentifiers.qualify(stateDb, "control")
+                    + " (stream VARCHAR(128) NOT NULL PRIMARY KEY, command VARCHAR(16) NOT NULL, stop_at TEXT,"
+                    + " acked_command VARCHAR(16), acked_position TEXT, updated_at TIMESTAMP(6) NOT NULL DEFAULT"
+                    + " CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6)) ENGINE=InnoDB");
+        }
+        try (PreparedStatement ps = target.prepareStatement(SqlTag.tag("coordinator", "INSERT INTO "
+                + SqlIdentifiers.qualify(stateDb, "control") + " (stream, command, stop_at, acked_command,"
+                + " acked_position) VALUES (?, ?, ?, NULL, NULL) ON DUPLICATE KEY UPDATE command = VALUES(command),"
+                + " stop_at = VALUES(stop_at), acked_command = NULL, acked_position = NULL"))) {
+            ps.setString(1, stream);
+            ps.setString(2, command);
+            ps.setString(3, stopAt);
+            ps.executeUpdate();
+        }
+    }
+
+    /** The applier's acknowledgement, or {@code null} when it has not acknowledged the current command. */
+    Ack ack(Connection target) throws SQLException {
+        try (PreparedStatement ps = target.prepareStatement("SELECT acked_command, acked_position FROM "
+                + SqlIdentifiers.qualify(stateDb, "control") + " WHERE stream = ?")) {
+            ps.setString(1, stream);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next() || rs.getString(1) == null) {
+                    return null;
+                }
+                return new Ack(rs.getString(1), rs.getString(2));
+            }
+        }
+    }
+}

@@ -1,0 +1,326 @@
+package io.vstream.connect.coordinator;
+
+import io.vstream.connect.core.position.Flavor;
+import io.vstream.connect.core.position.GtidPosition;
+import io.vstream.connect.core.position.MariadbGtid;
+import io.vstream.connect.core.position.MariadbGtidPosition;
+import io.vstream.connect.core.sql.ConsistentSnapshot;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The clone workflow's state machine (seed 003): waits while the applier copies and catches up, then hands the
+ * target over to native replication at an exact position S, in numbered steps (see {@link HandoffStep}):
+ * pause the applier; open a consistent snapshot of the source at S and let the applier run to exactly S; compare
+ * every table by checksum there; retire the applier and start replication from S; verify it runs and catches up.
+ * A failed step before the hand-off lets the applier run again and retries later; a restart resumes from the
+ * persisted step, checking the target's replication state rather than assuming it. Touches the source (reads) and
+ * the target (control row, replication).
+ */
+final class CloneWorkflow {
+    private static final Logger LOG = LoggerFactory.getLogger(CloneWorkflow.class);
+    private static final Set<String> SYSTEM_DBS = Set.of("mysql", "information_schema", "performance_schema", "sys");
+
+    private final VStreamCoordinatorConnectorConfig config;
+    private final ApplierChannel applier;
+    private final String workflow;
+    private StatusRecords.Progress progress = StatusRecords.Progress.NONE;
+
+    CloneWorkflow(VStreamCoordinatorConnectorConfig config, String workflow) {
+        this.config = config;
+        this.workflow = workflow;
+        this.applier = new ApplierChannel(config.stateDatabase(), config.applierStream());
+    }
+
+    StatusRecords.Progress progress() {
+        return progress;
+    }
+
+    /** One round: looks at the servers and returns the next status (the same one when nothing changed). */
+    WorkflowStatus step(WorkflowStatus status) throws SQLException, InterruptedException {
+        if (status.state().isFinal()) {
+            return status;
+        }
+        try (Connection source = Servers.open(config.source()); Connection target = Servers.open(config.target())) {
+            List<ApplierChannel.Applied> applied = applier.applied(target);
+            measure(source, applied);
+            switch (status.state()) {
+                case CREATED: {
+                    List<String> problems = ClonePreflight.check(source, target, config, !applied.isEmpty());
+                    if (!problems.isEmpty()) {
+                        return status.failed("preflight: " + String.join("; ", problems));
+                    }
+                    LOG.info("Workflow {}: preflight passed", workflow);
+                    return status.to(WorkflowState.COPYING);
+                }
+                case COPYING:
+                case CATCHING_UP:
+                case READY:
+                case POSTPONED:
+                    return watch(status, applied);
+                case CUTTING_OVER:
+                    return handoff(status, source, target, applied);
+                default:
+                    return status;
+            }
+        }
+    }
+
+    private void measure(Connection source, List<ApplierChannel.Applied> applied) throws SQLException {
+        String src = Servers.string(source, "SELECT @@GLOBAL.gtid_binlog_pos");
+        String sourcePos = src == null ? null : "MariaDB/" + src;
+        String appliedPos = applied.size() == 1 ? applied.get(0).position() : null;
+        Integer copying = applied.size() == 1 ? tablesCopying(applied.get(0).copyState()) : null;
+        progress = new StatusRecords.Progress(sourcePos, appliedPos, lag(sourcePos, appliedPos), copying);
+    }
+
+    private WorkflowStatus watch(WorkflowStatus status, List<ApplierChannel.Applied> applied) {
+        if (applied.isEmpty() || progress.appliedPosition() == null && applied.size() == 1) {
+            return status.state() == WorkflowState.COPYING ? status : status.to(WorkflowState.COPYING);
+        }
+        if (applied.size() > 1) {
+            return status.failed("the applier stream '" + config.applierStream() + "' applies " + applied.size()
+                    + " partitions (source shards): a native replica can mirror exactly one source shard, so the"
+                    + " hand-off is not possible; clone each shard with its own sink and coordinator");
+        }
+        if (progress.tablesCopying() == null || progress.tablesCopying() > 0) {
+            return status.state() == WorkflowState.COPYING ? status : status.to(WorkflowState.COPYING);
+        }
+        Long lag = progress.lagTransactions();
+        if (lag == null || lag > config.readyMaxLag()) {
+            return status.state() == WorkflowState.CATCHING_UP ? status : status.to(WorkflowState.CATCHING_UP);
+        }
+        if (config.postponed()) {
+            return status.state() == WorkflowState.POSTPONED ? status : status.to(WorkflowState.POSTPONED);
+        }
+        if (status.state() != WorkflowState.READY) {
+            return status.to(WorkflowState.READY); // published for one round before the hand-off starts
+        }
+        LOG.info("Workflow {}: ready (lag {} transactions); starting the hand-off", workflow, lag);
+        return status.at(HandoffStep.PAUSE);
+    }
+
+    private WorkflowStatus handoff(WorkflowStatus status, Connection source, Connection target,
+                                   List<ApplierChannel.Applied> applied) throws SQLException, InterruptedException {
+        HandoffStep step = status.step() == null ? HandoffStep.PAUSE : status.step();
+        if (step == HandoffStep.REPLICATE || step == HandoffStep.VERIFY || replicationConfigured(target)) {
+            return verify(status, source, target);
+        }
+        long t0 = System.nanoTime();
+        // 1. pause the applier at its next transaction boundary
+        applier.command(target, "PAUSE", null);
+        ApplierChannel.Ack paused = awaitAck(target, "PAUSE", null);
+        if (paused == null) {
+            return abort(target, status, "the applier did not pause within " + config.stopTimeout().toMillis() + " ms");
+        }
+        LOG.info("Workflow {}: step 1 (pause) done at {} in {} ms", workflow, paused.position(), ms(t0));
+        // 2. a consistent snapshot of the source at S; the applier runs to exactly S
+        try (Connection snapConn = Servers.open(config.source());
+             ConsistentSnapshot snap = ConsistentSnapshot.open(snapConn, Flavor.MARIADB, null)) {
+            String s = snap.position().format();
+            applier.command(target, "STOP_AT", s);
+            ApplierChannel.Ack stopped = awaitAck(target, "STOP_AT", s);
+            if (stopped == null) {
+                return abort(target, status, "the applier did not reach " + s + " within "
+                        + config.stopTimeout().toMillis() + " ms");
+            }
+            LOG.info("Workflow {}: step 2 (stop at the snapshot) done: the target holds exactly {} ({} ms)", workflow,
+                    s, ms(t0));
+            // 3. checksum every cloned table at S
+            List<String> mismatches = compare(snap.connection(), target);
+            if (!mismatches.isEmpty()) {
+                applier.command(target, "RUN", null);
+                return status.failed("checksum at " + s + " differs for " + mismatches + ": the clone does not match"
+                        + " the source; the applier keeps running; investigate (the tables' engines and collations"
+                        + " must keep values equal), then restart the workflow (delete the coordinator's offsets)");
+            }
+            LOG.info("Workflow {}: step 3 (checksum) done: every table matches at {} ({} ms)", workflow, s, ms(t0));
+            // 4. retire the applier and replicate from S
+            applier.command(target, "HANDED_OFF", null);
+            startReplication(target, snap.position());
+            LOG.info("Workflow {}: step 4 (replicate) done: the target replicates from {} ({} ms)", workflow, s,
+                    ms(t0));
+        }
+        return verify(status.at(HandoffStep.VERIFY), source, target);
+    }
+
+    private WorkflowStatus abort(Connection target, WorkflowStatus status, String why) throws SQLException {
+        applier.command(target, "RUN", null);
+        LOG.warn("Workflow {}: hand-off attempt {} aborted: {}; the applier runs again, retrying later", workflow,
+                status.attempts() + 1, why);
+        return status.retry(why);
+    }
+
+    private ApplierChannel.Ack awaitAck(Connection target, String command, String position)
+            throws SQLException, InterruptedException {
+        long deadline = System.nanoTime() + config.stopTimeout().toNanos();
+        while (System.nanoTime() < deadline) {
+            ApplierChannel.Ack ack = applier.ack(target);
+            if (ack != null && ack.command().equals(command)
+                    && (position == null || ack.position() != null && reached(ack.position(), position))) {
+                return ack;
+            }
+            Thread.sleep(200);
+        }
+        return null;
+    }
+
+    private List<String> compare(Connection sourceSnapshot, Connection target) throws SQLException {
+        List<String> mismatches = new ArrayList<>();
+        for (String db : userDatabases(target)) {
+            for (String table : TableChecksum.tables(target, db)) {
+                List<String> cols = TableChecksum.columns(target, db, table);
+                TableChecksum.Sum t = TableChecksum.sum(target, db, table, cols);
+                TableChecksum.Sum s = TableChecksum.sum(sourceSnapshot, db, table, cols);
+                if (!t.equals(s)) {
+                    mismatches.add(db + "." + table + " (source " + s.rows() + " rows, target " + t.rows() + ")");
+                }
+            }
+        }
+        return mismatches;
+    }
+
+    private List<String> userDatabases(Connection target) throws SQLException {
+        List<String> dbs = new ArrayList<>();
+        try (Statement st = target.createStatement(); ResultSet rs = st.executeQuery("SHOW DATABASES")) {
+            while (rs.next()) {
+                String db = rs.getString(1);
+                if (!SYSTEM_DBS.contains(db) && !db.equals(config.stateDatabase())) {
+                    dbs.add(db);
+                }
+            }
+        }
+        return dbs;
+    }
+
+    /** Makes the target a GTID replica of the source from {@code s} (MariaDB: gtid_slave_pos + slave_pos). */
+    private void startReplication(Connection target, GtidPosition s) throws SQLException {
+        VStreamCoordinatorConnectorConfig.Endpoint repl = config.replication();
+        try (Statement st = target.createStatement()) {
+            st.execute("STOP SLAVE");
+            String own = Servers.string(target, "SELECT @@GLOBAL.gtid_binlog_pos");
+            if (own != null && !own.isEmpty()) {
+                // the target's own binlog would conflict with the source's GTIDs (ERROR 1947); it is a fresh clone
+                LOG.info("Workflow {}: RESET MASTER on the target (its own binlog held {})", workflow, own);
+                st.execute("RESET MASTER");
+            }
+            st.execute("SET GLOBAL gtid_slave_pos = '" + s.serverFormat().replace("'", "") + "'");
+            // replicate only what the clone holds: the stream's databases (other databases of the source would
+            // fail on a target that does not have them)
+            List<String> patterns = new ArrayList<>();
+            for (String db : userDatabases(target)) {
+                patterns.add(db.replace(",", "") + ".%");
+            }
+            try (PreparedStatement ps = target.prepareStatement("SET GLOBAL replicate_wild_do_table = ?")) {
+                ps.setString(1, String.join(",", patterns));
+                ps.execute();
+            }
+            try (PreparedStatement ps = target.prepareStatement("CHANGE MASTER TO MASTER_HOST = ?, MASTER_PORT = ?,"
+                    + " MASTER_USER = ?, MASTER_PASSWORD = ?, MASTER_USE_GTID = slave_pos")) {
+                ps.setString(1, repl.host());
+                ps.setInt(2, repl.port());
+                ps.setString(3, repl.user());
+                ps.setString(4, repl.password() == null ? "" : repl.password().value());
+                ps.execute();
+            }
+            st.execute("START SLAVE");
+        }
+    }
+
+    private static boolean replicationConfigured(Connection target) throws SQLException {
+        try (Statement st = target.createStatement(); ResultSet rs = st.executeQuery("SHOW SLAVE STATUS")) {
+            return rs.next() && rs.getString("Master_Host") != null && !rs.getString("Master_Host").isEmpty();
+        }
+    }
+
+    /** 5. Replication runs and has caught up with the source position read now. */
+    private WorkflowStatus verify(WorkflowStatus status, Connection source, Connection target)
+            throws SQLException, InterruptedException {
+        GtidPosition wanted = GtidPosition.parse(Flavor.MARIADB, Servers.string(source,
+                "SELECT @@GLOBAL.gtid_binlog_pos"));
+        long deadline = System.nanoTime() + config.stopTimeout().toNanos();
+        String last = "";
+        while (System.nanoTime() < deadline) {
+            try (Statement st = target.createStatement(); ResultSet rs = st.executeQuery("SHOW SLAVE STATUS")) {
+                if (rs.next()) {
+                    String io = rs.getString("Slave_IO_Running");
+                    String sql = rs.getString("Slave_SQL_Running");
+                    String err = rs.getString("Last_Error");
+                    String ioErr = rs.getString("Last_IO_Error");
+                    last = "IO " + io + ", SQL " + sql + (err == null || err.isEmpty() ? "" : ", error: " + err)
+                            + (ioErr == null || ioErr.isEmpty() ? "" : ", IO error: " + ioErr);
+                    if ("No".equals(sql) && err != null && !err.isEmpty()) {
+                        return status.failed("native replication stopped: " + err);
+                    }
+                }
+            }
+            GtidPosition slavePos = GtidPosition.parse(Flavor.MARIADB, Servers.string(target,
+                    "SELECT @@GLOBAL.gtid_slave_pos"));
+            if (slavePos.contains(wanted) && last.startsWith("IO Yes, SQL Yes")) {
+                LOG.info("Workflow {}: step 5 (verify) done: the target replicates and has reached {}; complete",
+                        workflow, wanted);
+                return status.to(WorkflowState.COMPLETE);
+            }
+            Thread.sleep(300);
+        }
+        return new WorkflowStatus(WorkflowState.CUTTING_OVER, HandoffStep.VERIFY, status.attempts(),
+                "replication has not caught up yet (" + last + ")");
+    }
+
+    /**
+     * Whether the applier's position has reached {@code s}. It can be past S only by transactions of tables the
+     * stream does not carry (a heartbeat moved it), which replication filters out (see startReplication).
+     */
+    private static boolean reached(String applied, String s) {
+        try {
+            return GtidPosition.parse(applied).contains(GtidPosition.parse(s));
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    /** Tables still to copy: null while unknown (no copy progress yet), 0 once the copy has completed. */
+    private static Integer tablesCopying(String copyState) {
+        if (copyState == null || copyState.isBlank()) {
+            return null;
+        }
+        return io.vstream.connect.core.position.OffsetCodec.copyStateFromJson(copyState).size();
+    }
+
+    /** Transactions the applier is behind (per MariaDB domain, summed); null when unknown. */
+    static Long lag(String source, String applied) {
+        if (source == null || applied == null) {
+            return null;
+        }
+        try {
+            GtidPosition s = GtidPosition.parse(source);
+            GtidPosition a = GtidPosition.parse(applied);
+            if (a.contains(s)) {
+                return 0L;
+            }
+            if (!(s instanceof MariadbGtidPosition ms) || !(a instanceof MariadbGtidPosition ma)) {
+                return null;
+            }
+            long lag = 0;
+            for (MariadbGtid g : ms.gtids()) {
+                long done = ma.gtid(g.domain()).map(MariadbGtid::sequence).orElse(0L);
+                lag += Math.max(0, g.sequence() - done);
+            }
+            return lag;
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    private static long ms(long t0) {
+        return (System.nanoTime() - t0) / 1_000_000;
+    }
+}

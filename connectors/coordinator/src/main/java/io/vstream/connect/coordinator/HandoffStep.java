@@ -1,0 +1,15 @@
+package io.vstream.connect.coordinator;
+
+/** The numbered steps of the clone hand-off (docs/clone.md), persisted so a restart resumes at the right one. */
+public enum HandoffStep {
+    /** 1. Pause the applier at its next transaction boundary. */
+    PAUSE,
+    /** 2. Open a consistent snapshot of the source at an exact position S; let the applier run to exactly S. */
+    STOP_AT_SNAPSHOT,
+    /** 3. Compare every cloned table, source (in the snapshot) against target (stopped at S), by checksum. */
+    CHECKSUM,
+    /** 4. Retire the applier and make the target a native replica of the source from S. */
+    REPLICATE,
+    /** 5. Check that replication runs and catches up with the source. */
+    VERIFY
+}

@@ -1,0 +1,59 @@
+package io.vstream.connect.coordinator;
+
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaBuilder;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.source.SourceRecord;
+
+/**
+ * The records a coordinator writes to its status topic (keyed by workflow name): the state, the hand-off step, the
+ * reason of a failure or a retry, positions, lag, copy progress and attempts. Each carries the workflow's persisted
+ * state as its offset.
+ */
+final class StatusRecords {
+    static final Schema SCHEMA = SchemaBuilder.struct().name("io.vstream.connect.WorkflowStatus")
+            .field("workflow", Schema.STRING_SCHEMA)
+            .field("type", Schema.STRING_SCHEMA)
+            .field("state", Schema.STRING_SCHEMA)
+            .field("step", Schema.OPTIONAL_STRING_SCHEMA)
+            .field("reason", Schema.OPTIONAL_STRING_SCHEMA)
+            .field("source_position", Schema.OPTIONAL_STRING_SCHEMA)
+            .field("applied_position", Schema.OPTIONAL_STRING_SCHEMA)
+            .field("lag_transactions", Schema.OPTIONAL_INT64_SCHEMA)
+            .field("tables_copying", Schema.OPTIONAL_INT32_SCHEMA)
+            .field("attempts", Schema.INT32_SCHEMA)
+            .field("ts_ms", Schema.INT64_SCHEMA)
+            .build();
+
+    /** What the coordinator measured this round (any may be null). */
+    record Progress(String sourcePosition, String appliedPosition, Long lagTransactions, Integer tablesCopying) {
+        static final Progress NONE = new Progress(null, null, null, null);
+    }
+
+    private final String topic;
+    private final String workflow;
+    private final String type;
+
+    StatusRecords(String topic, String workflow, String type) {
+        this.topic = topic;
+        this.workflow = workflow;
+        this.type = type;
+    }
+
+    SourceRecord record(WorkflowStatus status, Progress p) {
+        Struct v = new Struct(SCHEMA)
+                .put("workflow", workflow)
+                .put("type", type)
+                .put("state", status.state().name())
+                .put("step", status.step() == null ? null : status.step().name())
+                .put("reason", status.reason())
+                .put("source_position", p.sourcePosition())
+                .put("applied_position", p.appliedPosition())
+                .put("lag_transactions", p.lagTransactions())
+                .put("tables_copying", p.tablesCopying())
+                .put("attempts", status.attempts())
+                .put("ts_ms", System.currentTimeMillis());
+        return new SourceRecord(WorkflowStatus.partition(workflow), status.toOffset(), topic, null,
+                Schema.STRING_SCHEMA, workflow, SCHEMA, v);
+    }
+}

@@ -1,0 +1,77 @@
+package io.vstream.connect.sink;
+
+import io.vstream.connect.core.sql.SqlIdentifiers;
+import io.vstream.connect.core.sql.SqlTag;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Locale;
+
+/**
+ * The control channel between a workflow's coordinator and the applier, in {@code <state.database>.control} on the
+ * target: the coordinator writes a command for a stream (run, pause, stop at an exact position, handed off), the
+ * applier obeys at its next transaction boundary and writes back where it stopped. The coordinator never guesses
+ * where the applier is: it reads the acknowledgement.
+ */
+final class ControlStore {
+    /** What the coordinator asks of the applier. */
+    enum Command {
+        /** Apply everything (the default when no row exists). */
+        RUN,
+        /** Apply nothing more; acknowledge the position reached. */
+        PAUSE,
+        /** Apply up to exactly {@code stop_at} and no further; acknowledge when there. */
+        STOP_AT,
+        /** The target has become a native replica: never apply again. */
+        HANDED_OFF
+    }
+
+    /** The command in force. */
+    record Control(Command command, String stopAt) {
+        static final Control RUN = new Control(Command.RUN, null);
+    }
+
+    private final String table;
+    private final String stream;
+
+    ControlStore(String stateDatabase, String stream) {
+        this.table = SqlIdentifiers.qualify(stateDatabase, "control");
+        this.stream = stream;
+    }
+
+    static void ensure(Connection ddl, String stateDatabase) throws SQLException {
+        try (Statement st = ddl.createStatement()) {
+            st.execute(SqlTag.tag("sink", "CREATE TABLE IF NOT EXISTS " + SqlIdentifiers.qualify(stateDatabase,
+                    "control") + " (stream VARCHAR(128) NOT NULL PRIMARY KEY, command VARCHAR(16) NOT NULL,"
+                    + " stop_at TEXT, acked_command VARCHAR(16), acked_position TEXT,"
+                    + " updated_at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6))"
+                    + " ENGINE=InnoDB"));
+        }
+    }
+
+    Control read(Connection conn) throws SQLException {
+        try (PreparedStatement ps = conn.prepareStatement(SqlTag.tag("sink", "SELECT command, stop_at FROM " + table
+                + " WHERE stream = ?"))) {
+            ps.setString(1, stream);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return Control.RUN;
+                }
+                return new Control(Command.valueOf(rs.getString(1).toUpperCase(Locale.ROOT)), rs.getString(2));
+            }
+        }
+    }
+
+    /** Records that the applier obeys {@code command} and holds exactly {@code position}. */
+    void acknowledge(Connection conn, Command command, String position) throws SQLException {
+        try (PreparedStatement ps = conn.prepareStatement(SqlTag.tag("sink", "UPDATE " + table
+                + " SET acked_command = ?, acked_position = ? WHERE stream = ?"))) {
+            ps.setString(1, command.name());
+            ps.setString(2, position);
+            ps.setString(3, stream);
+            ps.executeUpdate();
+        }
+    }
+}

@@ -1,0 +1,155 @@
+package io.vstream.connect.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vstream.connect.core.event.TopicNames;
+import io.vstream.connect.core.position.GtidPosition;
+import io.vstream.connect.testsupport.compare.ComparisonResult;
+import io.vstream.connect.testsupport.compare.TableComparator;
+import io.vstream.connect.testsupport.connect.ConnectCluster;
+import io.vstream.connect.testsupport.connect.TopicReader.Decoded;
+import io.vstream.connect.testsupport.db.MariaDbServer;
+import io.vstream.connect.testsupport.db.MariaDbShards;
+import io.vstream.connect.testsupport.load.LoadTable;
+import io.vstream.connect.testsupport.load.Target;
+import io.vstream.connect.testsupport.load.WriteLoad;
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.connect.data.Struct;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The clone workflow end to end: source (copy + stream), sink (clone) and coordinator deployed through REST, under a
+ * write load. The coordinator waits for the copy and the catch-up, stops the applier at an exact position, compares
+ * by checksum, and hands the target over to native replication; writes after the hand-off reach the target through
+ * replication, and the target ends equal to the source with every acknowledged write.
+ */
+class CloneHandoffIT {
+    @RegisterExtension
+    static final MariaDbShards SERVERS = MariaDbShards.builder().count(2).name("CloneHandoffIT").build();
+
+    static final String COORDINATOR_CLASS = "io.vstream.connect.coordinator.VStreamCoordinatorConnector";
+
+    @Test
+    void cloneHandsOverToNativeReplicationUnderLoad() throws Exception {
+        MariaDbServer source = SERVERS.server(0);
+        MariaDbServer target = SERVERS.server(1);
+        String db = SERVERS.freshDatabase();
+        target.execute("mysql", "DROP DATABASE `" + db + "`");
+        source.execute("mysql", "CREATE USER IF NOT EXISTS 'repl'@'%' IDENTIFIED BY 'repl-secret'",
+                "GRANT REPLICATION SLAVE ON *.* TO 'repl'@'%'");
+        source.execute(db, "CREATE TABLE profiles (id INT PRIMARY KEY, name VARCHAR(40), born DATE) ENGINE=Aria");
+        StringBuilder rows = new StringBuilder("INSERT INTO profiles VALUES ");
+        for (int i = 0; i < 5000; i++) {
+            rows.append(i == 0 ? "" : ",").append('(').append(i).append(",'p").append(i).append("','1990-01-0")
+                    .append(1 + i % 9).append("')");
+        }
+        source.execute(db, rows.toString());
+        String topic = TopicNames.shardTopic("vs_" + db, "ks", "-");
+        String sourceName = "handoff-src-" + db;
+        String sinkName = "handoff-sink-" + db;
+        String coordinatorName = "handoff-coord-" + db;
+        String statusTopic = "status-" + db;
+        try (ConnectCluster connect = ConnectCluster.builder().name("handoff").workers(2).start();
+             WriteLoad load = WriteLoad.builder(Target.single(source, db)).table(LoadTable.standard("orders"))
+                     .threads(2).keySpace(3_000).statementsPerTransaction(1, 3).deleteRatio(0.1)
+                     .transactionsPerSecond(80).duration(Duration.ofSeconds(45)).failOnError(false).seed(9)
+                     .build()) {
+            load.createTables().preload(10_000);
+            load.start();
+            connect.deploy(coordinatorName, coordinator(source, target, sinkName, statusTopic));
+            connect.deploy(sourceName, SourceConfigs.keyspace("ks", db, List.of(source), 1));
+            connect.deploy(sinkName, SourceConfigs.with(SinkConfigs.clone(topic, target), "table.engine", "InnoDB"));
+
+            List<Struct> statuses = awaitState(connect, statusTopic, "COMPLETE", Duration.ofSeconds(150));
+            List<String> states = new ArrayList<>();
+            statuses.forEach(s -> {
+                String st = s.getString("state");
+                if (states.isEmpty() || !states.get(states.size() - 1).equals(st)) {
+                    states.add(st);
+                }
+            });
+            assertThat(states).containsSubsequence("COPYING", "READY", "CUTTING_OVER", "COMPLETE");
+            assertThat(load.isRunning()).as("the hand-off happened under load").isTrue();
+
+            load.awaitCompletion(Duration.ofSeconds(90));
+            GtidPosition wanted = GtidPosition.parse("MariaDB/" + source.gtidBinlogPos());
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (System.nanoTime() < deadline && !GtidPosition.parse("MariaDB/"
+                    + target.queryString("mysql", "SELECT @@GLOBAL.gtid_slave_pos")).contains(wanted)) {
+                Thread.sleep(300);
+            }
+            assertThat(target.queryString("mysql", "SELECT acked_command FROM _vstream.control WHERE stream = ?",
+                    sinkName)).isEqualTo("HANDED_OFF");
+            try (Connection s = source.connect(db); Connection t = target.connect(db)) {
+                for (String table : List.of("orders", "profiles")) {
+                    ComparisonResult r = TableComparator.builder().source(s, db, table).target(t, db, table).build()
+                            .compare();
+                    assertThat(r.isEqual()).as("%s: %s", table, r).isTrue();
+                }
+                assertThat(load.verifyAgainst(t, "orders").isEqual()).isTrue();
+            }
+            connect.delete(sinkName);
+            connect.delete(sourceName);
+            connect.delete(coordinatorName);
+        }
+    }
+
+    static Map<String, String> coordinator(MariaDbServer source, MariaDbServer target, String sinkName,
+                                           String statusTopic) {
+        Map<String, String> c = new HashMap<>();
+        c.put("connector.class", COORDINATOR_CLASS);
+        c.put("tasks.max", "1");
+        c.put("workflow", "clone");
+        c.put("applier.stream", sinkName);
+        c.put("status.topic", statusTopic);
+        c.put("source.host", source.host());
+        c.put("source.port", String.valueOf(source.port()));
+        c.put("source.user", MariaDbServer.USER);
+        c.put("source.password", MariaDbServer.PASSWORD);
+        c.put("target.host", target.host());
+        c.put("target.port", String.valueOf(target.port()));
+        c.put("target.user", MariaDbServer.USER);
+        c.put("target.password", MariaDbServer.PASSWORD);
+        c.put("replication.user", "repl");
+        c.put("replication.password", "repl-secret");
+        c.put("poll.interval.ms", "500");
+        c.put("topic.creation.default.partitions", "1");
+        c.put("topic.creation.default.replication.factor", "1");
+        return c;
+    }
+
+    static List<Struct> awaitState(ConnectCluster connect, String statusTopic, String state, Duration timeout)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        List<Struct> all = new ArrayList<>();
+        String last = null;
+        while (System.nanoTime() < deadline) {
+            try {
+                all = new ArrayList<>();
+                for (Decoded d : connect.topics().readAll(statusTopic, false)) {
+                    all.add((Struct) d.value().value());
+                }
+                if (!all.isEmpty()) {
+                    Struct s = all.get(all.size() - 1);
+                    last = s.toString();
+                    if (state.equals(s.getString("state"))) {
+                        return all;
+                    }
+                    if ("FAILED".equals(s.getString("state"))) {
+                        throw new AssertionError("the workflow failed: " + s);
+                    }
+                }
+            } catch (RuntimeException e) {
+                // the topic does not exist yet
+            }
+            Thread.sleep(500);
+        }
+        throw new AssertionError("the workflow never reached " + state + "; last status " + last);
+    }
+}
