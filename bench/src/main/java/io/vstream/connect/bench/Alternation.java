@@ -29,7 +29,7 @@ final class Alternation {
             ScenarioResult.Pair pair = new ScenarioResult.Pair(u, p);
             (warmup ? a.warmups : a.pairs).add(pair);
             if (pair.valid()) {
-                Bench.say(String.format("%s: ratio us/peer %.2f", label, pair.ratio()));
+                Bench.say(String.format("%s: ratio us/peer %.3f", label, pair.ratio()));
             }
         }
         return a;

@@ -25,6 +25,9 @@ public final class Bench {
         "max_allowed_packet=64M",
     };
 
+    /** The binlog client logs through java.util.logging; only its warnings matter here (held: JUL keeps weak refs). */
+    private static final java.util.logging.Logger BINLOG_CLIENT_LOG = java.util.logging.Logger.getLogger(
+            "com.github.shyiko.mysql.binlog");
     private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss");
     private static volatile long lastProgress;
 
@@ -40,6 +43,7 @@ public final class Bench {
             System.exit(64);
             return;
         }
+        BINLOG_CLIENT_LOG.setLevel(java.util.logging.Level.WARNING);
         int status;
         try {
             status = run(options);
@@ -87,11 +91,12 @@ public final class Bench {
                 + " row image, binlog_row_metadata=FULL, strict GTIDs) with " + String.join(", ", SHARD_CONFIG)
                 + "; us and peer read the same server");
         setup.putAll(clusterSettings());
+        setup.put("converter", SourceRun.converterDescription(options.converter()) + ", set on the connector");
         Path md = new Report(started, options, machine, setup, results, errors).write(options.outDir(), stamp);
         say("report: " + md + " (and .json)");
         for (ScenarioResult r : results) {
             Stats ratio = r.ratio();
-            say(String.format("%s: us %,.0f %s/s, peer %,.0f %s/s, median ratio %.2f (target %.2f: %s)", r.name(),
+            say(String.format("%s: us %,.0f %s/s, peer %,.0f %s/s, median ratio %.3f (target %.2f: %s)", r.name(),
                     r.usRate().median(), r.unit(), r.peerRate().median(), r.unit(), ratio.median(), r.targetRatio(),
                     !r.complete() ? "no result, invalid runs" : r.targetMet() ? "met" : "not met"));
         }
@@ -118,8 +123,7 @@ public final class Bench {
                 + " mariadbd (moving them to separate processes is issue #9); one fresh cluster per scenario, reused by"
                 + " all its runs (each run has its own connector name, topic prefix, binlog server_id and topics, which"
                 + " are deleted after it)");
-        s.put("worker", "test-support's ConnectCluster defaults: JsonConverter with schemas for keys and values,"
-                + " plugin.discovery=service_load, offset.flush.interval.ms=500, producer defaults; the shard topic is"
+        s.put("worker", "test-support's ConnectCluster defaults: plugin.discovery=service_load, offset.flush.interval.ms=500, producer defaults; the shard topic is"
                 + " created before the deploy with 1 partition and message.timestamp.type=LogAppendTime (the end time"
                 + " is the broker's append time of the end record)");
         return s;

@@ -3,10 +3,10 @@ package io.vstream.connect.bench;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.Set;
+import java.util.List;
 
 /**
- * The command line of the benchmark: {@code [--scale small|medium] [--only cdc|copy] [--pairs N] [--warmup N]
+ * The command line of the benchmark: {@code [--scale tiny|small|medium] [--only cdc|copy] [--pairs N] [--warmup N]
  * [--out DIR] [--run-timeout SECONDS]}.
  *
  * @param scale      how much data
@@ -16,21 +16,24 @@ import java.util.Set;
  * @param outDir     where the report files go
  * @param workDir    where scratch files go
  * @param runTimeout the longest one run may take
+ * @param converter  the connector's key and value converter: {@code json-schemas} (JsonConverter with schemas, the
+ *                   worker default of the test harness) or {@code json} (JsonConverter without schemas)
  */
-record BenchOptions(Scale scale, Set<String> scenarios, int pairs, int warmups, Path outDir, Path workDir,
-                    Duration runTimeout) {
+record BenchOptions(Scale scale, List<String> scenarios, int pairs, int warmups, Path outDir, Path workDir,
+                    Duration runTimeout, String converter) {
 
-    static final String USAGE = "usage: bench/run [--scale small|medium] [--only cdc|copy] [--pairs N] [--warmup N]"
-            + " [--out DIR] [--run-timeout SECONDS]";
+    static final String USAGE = "usage: bench/run [--scale tiny|small|medium] [--only cdc|copy] [--pairs N] [--warmup N]"
+            + " [--converter json-schemas|json] [--out DIR] [--run-timeout SECONDS]";
 
     static BenchOptions parse(String... args) {
         Scale scale = Scale.SMALL;
-        Set<String> scenarios = Set.of("cdc", "copy");
+        List<String> scenarios = List.of("cdc", "copy");
         int pairs = 3;
         int warmups = 1;
         Path out = Path.of("results");
         Path work = Path.of("target", "work");
         Duration timeout = Duration.ofMinutes(10);
+        String converter = "json-schemas";
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             String v = i + 1 < args.length ? args[i + 1] : null;
@@ -41,19 +44,25 @@ record BenchOptions(Scale scale, Set<String> scenarios, int pairs, int warmups, 
                     if (!s.equals("cdc") && !s.equals("copy")) {
                         throw new IllegalArgumentException("--only must be cdc or copy, was '" + s + "'");
                     }
-                    scenarios = Set.of(s);
+                    scenarios = List.of(s);
                 }
                 case "--pairs" -> pairs = positive(a, require(a, v));
                 case "--warmup" -> warmups = Integer.parseInt(require(a, v));
                 case "--out" -> out = Path.of(require(a, v));
                 case "--work" -> work = Path.of(require(a, v));
+                case "--converter" -> {
+                    converter = require(a, v).toLowerCase(Locale.ROOT);
+                    if (!converter.equals("json-schemas") && !converter.equals("json")) {
+                        throw new IllegalArgumentException("--converter must be json-schemas or json, was '" + v + "'");
+                    }
+                }
                 case "--run-timeout" -> timeout = Duration.ofSeconds(positive(a, require(a, v)));
                 case "-h", "--help" -> throw new IllegalArgumentException(USAGE);
                 default -> throw new IllegalArgumentException("unknown option '" + a + "'\n" + USAGE);
             }
             i++;
         }
-        return new BenchOptions(scale, scenarios, pairs, warmups, out, work, timeout);
+        return new BenchOptions(scale, scenarios, pairs, warmups, out, work, timeout, converter);
     }
 
     private static String require(String option, String value) {

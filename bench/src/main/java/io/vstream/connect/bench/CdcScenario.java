@@ -54,8 +54,7 @@ final class CdcScenario {
                 + "; timed from connect() to the XID of " + load.lastGtid() + "; row changes of the table counted");
 
         try (ConnectCluster connect = Bench.connectCluster("bench-cdc")) {
-            settings.putAll(Bench.clusterSettings());
-            SourceRun ours = new SourceRun(connect, server, "bench-" + runId + "-cdc");
+            SourceRun ours = new SourceRun(connect, server, "bench-" + runId + "-cdc", options.converter());
             BareBinlogReader peer = new BareBinlogReader(server);
             Map<String, String> config = ours.baseConfig(table.database(), table.table());
             config.put("start.mode", "position");
@@ -67,6 +66,7 @@ final class CdcScenario {
                             ShardLogWatcher.Result::rows, expected, options.runTimeout()),
                     () -> peer.read(table.database(), table.table(), load.startGtid(), load.lastGtid(), expected,
                             options.runTimeout()));
+            settings.put("ROW record size", ours.bytesPerRow() + " bytes (key and value as serialized, average)");
             return new ScenarioResult("cdc", String.format("%,d row changes read from one shard's binlog",
                     load.rowChanges()), "row changes", "vstream-source (Connect worker, Kafka)",
                     "bare binlog client", TARGET, settings, runs.warmups, runs.pairs);

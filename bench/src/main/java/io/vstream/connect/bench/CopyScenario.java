@@ -54,14 +54,14 @@ final class CopyScenario {
                 + " checked once, untimed, before the runs");
 
         try (ConnectCluster connect = Bench.connectCluster("bench-copy")) {
-            settings.putAll(Bench.clusterSettings());
-            SourceRun ours = new SourceRun(connect, server, "bench-" + runId + "-copy");
+            SourceRun ours = new SourceRun(connect, server, "bench-" + runId + "-copy", options.converter());
             Map<String, String> config = ours.baseConfig(table.database(), table.table());
             config.put("start.mode", "copy");
             Alternation runs = Alternation.run("copy", "rows", options.warmups(), options.pairs(),
                     () -> ours.run(config, ShardLogWatcher.End.copyCompleted(), true,
                             ShardLogWatcher.Result::copyRows, rows, options.runTimeout()),
                     () -> dump.timed(table.database(), table.table(), rows, options.runTimeout()));
+            settings.put("ROW record size", ours.bytesPerRow() + " bytes (key and value as serialized, average)");
             return new ScenarioResult("copy", String.format("%,d rows copied from one table of one shard", rows),
                     "rows", "vstream-source copy phase (Connect worker, Kafka)", "mariadb-dump", TARGET, settings,
                     runs.warmups, runs.pairs);

@@ -30,7 +30,8 @@ final class MariaDbDump {
     static String version() {
         try {
             Process p = new ProcessBuilder(binary(), "--version").redirectErrorStream(true).start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip()
+                    .replaceAll("\\s+", " ");
             p.waitFor(10, TimeUnit.SECONDS);
             return out;
         } catch (IOException e) {
@@ -76,14 +77,16 @@ final class MariaDbDump {
     }
 
     /**
-     * Counts the rows of extended INSERT lines ({@code INSERT INTO `t` VALUES (..),(..);}): one per {@code "),("} plus one
-     * per INSERT line. The benchmark's rows hold no parentheses, so the count is exact for them.
+     * Counts the rows of extended INSERT statements ({@code INSERT INTO `t` VALUES (..),(..);}, MariaDB 10.11 puts each
+     * row on its own line): one per INSERT line plus one per {@code "),("} or {@code "),\n("}. The benchmark's rows hold
+     * no parentheses, so the count is exact for them.
      */
     static long countTuples(InputStream in) throws IOException {
         byte[] insert = "INSERT INTO".getBytes(StandardCharsets.US_ASCII);
         byte[] buf = new byte[1 << 16];
         long rows = 0;
         int lineMatch = 0; // characters of "INSERT INTO" the current line starts with; -1: not an INSERT line
+        int prev3 = -1;
         int prev2 = -1;
         int prev1 = -1;
         int n;
@@ -96,12 +99,13 @@ final class MariaDbDump {
                         rows++;
                     }
                 }
-                if (prev2 == ')' && prev1 == ',' && b == '(') {
+                if (b == '(' && ((prev2 == ')' && prev1 == ',') || (prev3 == ')' && prev2 == ',' && prev1 == '\n'))) {
                     rows++;
                 }
                 if (b == '\n') {
                     lineMatch = 0;
                 }
+                prev3 = prev2;
                 prev2 = prev1;
                 prev1 = b;
             }

@@ -25,7 +25,7 @@ record Scale(String name, int cdcInsertRows, int cdcUpdateRows, int copyRows) {
             case "tiny" -> TINY;
             case "small" -> SMALL;
             case "medium" -> MEDIUM;
-            default -> throw new IllegalArgumentException("--scale must be small or medium, was '" + text + "'");
+            default -> throw new IllegalArgumentException("--scale must be tiny, small or medium, was '" + text + "'");
         };
     }
 

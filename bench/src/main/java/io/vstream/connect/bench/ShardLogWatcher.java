@@ -19,11 +19,13 @@ import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.connect.util.clusters.EmbeddedKafkaCluster;
 
 /**
- * Tails one shard topic from its start, as a consumer application would, until the record that ends a run (the
- * COMMIT of a given GTID, or COPY_COMPLETED) is there. It decodes no values: it counts records by their
+ * Reads one shard topic from its start, as a consumer application would, up to the record that ends a run (the COMMIT
+ * of a given GTID, or COPY_COMPLETED). So as not to take CPU from the run it measures, it only watches the topic's end
+ * offset until the topic holds at least the expected number of records and has stopped growing for a second, and then
+ * reads it (tailing on if the end record is not there yet). It decodes no values: it counts records by their
  * {@code vstream.event} header, tells copy rows by {@code "op":"r"} in their JSON, and takes the end time from the
- * record's broker append time (the topic is created with {@code message.timestamp.type=LogAppendTime}), so its own
- * lag does not count. Touches only its topic.
+ * record's broker append time (the topic is created with {@code message.timestamp.type=LogAppendTime}), so when it reads
+ * does not change the result. Touches only its topic.
  */
 final class ShardLogWatcher implements AutoCloseable {
     private static final byte[] OP_READ = "\"op\":\"r\"".getBytes(StandardCharsets.US_ASCII);
@@ -54,11 +56,17 @@ final class ShardLogWatcher implements AutoCloseable {
      * @param firstRowAppend  broker append time of the first ROW record (ms), or -1
      * @param endAppend       broker append time of the end record (ms), or -1
      * @param appendTimes     whether the times are broker append times (else the consumer's receive times)
+     * @param rowBytes        serialized key and value bytes of the ROW records
      */
     record Result(boolean found, long records, Map<EventType, Long> perType, long copyRows, long firstRowAppend,
-                  long endAppend, boolean appendTimes) {
+                  long endAppend, boolean appendTimes, long rowBytes) {
         long rows() {
             return perType.getOrDefault(EventType.ROW, 0L);
+        }
+
+        /** The average size of a ROW record (key and value as serialized), or 0. */
+        long bytesPerRow() {
+            return rows() == 0 ? 0 : rowBytes / rows();
         }
     }
 
@@ -66,20 +74,28 @@ final class ShardLogWatcher implements AutoCloseable {
     private final TopicPartition partition;
     private final End end;
     private final boolean countCopyRows;
+    private final long minRecords;
     private final Thread thread;
     private final CountDownLatch done = new CountDownLatch(1);
     private volatile boolean running = true;
     private volatile Result result;
     private volatile Throwable failure;
+    private volatile long endOffset;
 
     // written by the tailing thread only
     private final Map<EventType, Long> perType = new EnumMap<>(EventType.class);
     private long records;
     private long copyRows;
     private long firstRowAppend = -1;
+    private long rowBytes;
     private boolean appendTimes = true;
 
-    ShardLogWatcher(EmbeddedKafkaCluster kafka, String topic, End end, boolean countCopyRows) {
+    /**
+     * @param end           which record ends the run
+     * @param countCopyRows whether to look for {@code "op":"r"} in ROW records
+     * @param minRecords    how many records the topic holds at least when the run is complete (reading starts then)
+     */
+    ShardLogWatcher(EmbeddedKafkaCluster kafka, String topic, End end, boolean countCopyRows, long minRecords) {
         Map<String, Object> props = new HashMap<>();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
@@ -93,13 +109,12 @@ final class ShardLogWatcher implements AutoCloseable {
         this.partition = new TopicPartition(topic, 0);
         this.end = end;
         this.countCopyRows = countCopyRows;
+        this.minRecords = minRecords;
         this.thread = new Thread(this::tail, "bench-watch-" + topic);
         this.thread.setDaemon(true);
     }
 
     ShardLogWatcher start() {
-        consumer.assign(List.of(partition));
-        consumer.seekToBeginning(List.of(partition));
         thread.start();
         return this;
     }
@@ -117,13 +132,16 @@ final class ShardLogWatcher implements AutoCloseable {
         return null;
     }
 
-    /** What was read so far (for progress lines); racy, for display only. */
+    /** The topic's end offset last seen (for progress lines). */
     String progress() {
-        return records + " records, " + perType.getOrDefault(EventType.ROW, 0L) + " ROW";
+        return endOffset + " records in the topic";
     }
 
     private void tail() {
         try {
+            consumer.assign(List.of(partition));
+            awaitComplete();
+            consumer.seekToBeginning(List.of(partition));
             while (running) {
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
                     if (accept(r)) {
@@ -141,6 +159,24 @@ final class ShardLogWatcher implements AutoCloseable {
         }
     }
 
+    /** Watches the end offset until it reaches {@code minRecords} and then stays put for a second. */
+    private void awaitComplete() throws InterruptedException {
+        long stableSince = 0;
+        long last = -1;
+        while (running) {
+            long end = consumer.endOffsets(List.of(partition)).get(partition);
+            endOffset = end;
+            long now = System.nanoTime();
+            if (end != last) {
+                last = end;
+                stableSince = now;
+            } else if (end >= minRecords && now - stableSince >= 1_000_000_000L) {
+                return;
+            }
+            Thread.sleep(100);
+        }
+    }
+
     /** Counts one record; true when it ends the run. */
     private boolean accept(ConsumerRecord<byte[], byte[]> r) {
         records++;
@@ -153,6 +189,7 @@ final class ShardLogWatcher implements AutoCloseable {
         long time = r.timestampType() == TimestampType.LOG_APPEND_TIME ? r.timestamp() : System.currentTimeMillis();
         appendTimes &= r.timestampType() == TimestampType.LOG_APPEND_TIME;
         if (type == EventType.ROW) {
+            rowBytes += Math.max(0, r.serializedKeySize()) + Math.max(0, r.serializedValueSize());
             if (firstRowAppend < 0) {
                 firstRowAppend = time;
             }
@@ -161,7 +198,8 @@ final class ShardLogWatcher implements AutoCloseable {
             }
         }
         if (end.isEnd(type, r.value())) {
-            result = new Result(true, records, Map.copyOf(perType), copyRows, firstRowAppend, time, appendTimes);
+            result = new Result(true, records, Map.copyOf(perType), copyRows, firstRowAppend, time, appendTimes,
+                    rowBytes);
             return true;
         }
         return false;
@@ -197,7 +235,7 @@ final class ShardLogWatcher implements AutoCloseable {
 
     /** Partial counts, when the end never came. */
     Result partial() {
-        return new Result(false, records, Map.copyOf(perType), copyRows, firstRowAppend, -1, appendTimes);
+        return new Result(false, records, Map.copyOf(perType), copyRows, firstRowAppend, -1, appendTimes, rowBytes);
     }
 
     @Override

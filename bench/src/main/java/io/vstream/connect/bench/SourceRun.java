@@ -27,10 +27,25 @@ final class SourceRun {
     private final String runPrefix;
     private int runs;
 
-    SourceRun(ConnectCluster connect, MariaDbServer server, String runPrefix) {
+    private final String converter;
+    private volatile long bytesPerRow;
+
+    SourceRun(ConnectCluster connect, MariaDbServer server, String runPrefix, String converter) {
         this.connect = connect;
         this.server = server;
         this.runPrefix = runPrefix;
+        this.converter = converter;
+    }
+
+    /** The average serialized size (key and value) of a ROW record in the last complete run, or 0. */
+    long bytesPerRow() {
+        return bytesPerRow;
+    }
+
+    /** How records are converted, for the report. */
+    static String converterDescription(String converter) {
+        return converter.equals("json") ? "JsonConverter without schemas (key.converter.schemas.enable=false,"
+                + " value.converter.schemas.enable=false)" : "JsonConverter with schemas (the harness's worker default)";
     }
 
     /** The connector configuration every run shares; a scenario adds its start mode. */
@@ -46,6 +61,11 @@ final class SourceRun {
         c.put("table.include.list", table);
         c.put("topic.creation.default.partitions", "1");
         c.put("topic.creation.default.replication.factor", "1");
+        c.put("key.converter", "org.apache.kafka.connect.json.JsonConverter");
+        c.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
+        boolean schemas = !converter.equals("json");
+        c.put("key.converter.schemas.enable", String.valueOf(schemas));
+        c.put("value.converter.schemas.enable", String.valueOf(schemas));
         return c;
     }
 
@@ -67,7 +87,7 @@ final class SourceRun {
         kafka.createTopic(topic, 1, 1, Map.of("message.timestamp.type", "LogAppendTime"));
         Map<String, String> c = new HashMap<>(config);
         c.put("topic.prefix", prefix);
-        ShardLogWatcher watcher = new ShardLogWatcher(kafka, topic, end, countCopyRows).start();
+        ShardLogWatcher watcher = new ShardLogWatcher(kafka, topic, end, countCopyRows, expected).start();
         ShardLogWatcher.Result result = null;
         String failure = null;
         long t0 = System.currentTimeMillis();
@@ -99,8 +119,10 @@ final class SourceRun {
             double elapsed = (System.currentTimeMillis() - t0) / 1000.0;
             return Measurement.invalid("us", elapsed, counted.applyAsLong(partial), expected,
                     failure != null ? "task failed: " + firstLine(failure)
-                            : "no end record within " + timeout.toSeconds() + " s (" + partial.records() + " records read)");
+                            : "no end record within " + timeout.toSeconds() + " s (" + watcher.progress() + ", "
+                            + partial.records() + " read)");
         }
+        bytesPerRow = result.bytesPerRow();
         double seconds = (result.endAppend() - t0) / 1000.0;
         double stream = result.firstRowAppend() > 0 ? (result.endAppend() - result.firstRowAppend()) / 1000.0
                 : Double.NaN;
