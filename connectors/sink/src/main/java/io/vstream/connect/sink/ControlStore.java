@@ -45,7 +45,7 @@ final class ControlStore {
         try (Statement st = ddl.createStatement()) {
             st.execute(SqlTag.tag("sink", "CREATE TABLE IF NOT EXISTS " + SqlIdentifiers.qualify(stateDatabase,
                     "control") + " (stream VARCHAR(128) NOT NULL PRIMARY KEY, command VARCHAR(16) NOT NULL,"
-                    + " stop_at TEXT, acked_command VARCHAR(16), acked_position TEXT,"
+                    + " stop_at TEXT, acked_command VARCHAR(16), acked_position TEXT, failure TEXT,"
                     + " updated_at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6))"
                     + " ENGINE=InnoDB"));
         }
@@ -61,6 +61,16 @@ final class ControlStore {
                 }
                 return new Control(Command.valueOf(rs.getString(1).toUpperCase(Locale.ROOT)), rs.getString(2));
             }
+        }
+    }
+
+    /** Records why the applier cannot go on (the coordinator fails the workflow with it). */
+    void fail(Connection conn, String reason) throws SQLException {
+        try (PreparedStatement ps = conn.prepareStatement(SqlTag.tag("sink", "INSERT INTO " + table
+                + " (stream, command, failure) VALUES (?, 'RUN', ?) ON DUPLICATE KEY UPDATE failure = VALUES(failure)"))) {
+            ps.setString(1, stream);
+            ps.setString(2, reason);
+            ps.executeUpdate();
         }
     }
 

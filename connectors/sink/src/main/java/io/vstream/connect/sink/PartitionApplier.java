@@ -4,6 +4,7 @@ import io.vstream.connect.core.event.EventHeaders;
 import io.vstream.connect.core.event.EventType;
 import io.vstream.connect.core.position.GtidPosition;
 import io.vstream.connect.core.position.LastPk;
+import io.vstream.connect.core.mapping.MigrationPlans;
 import io.vstream.connect.core.position.OffsetCodec;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -37,7 +38,10 @@ final class PartitionApplier implements AutoCloseable {
     private final TargetConnections connections;
     private final StateStore state;
     private final TargetTables tables;
+    private final ControlStore controlStore;
+    private MigrationPlans.Plan plan; // ghost mode
     private Connection conn;
+    private Connection controlConn; // autocommit: sees the coordinator's latest command
     private RowWriter writer;
 
     // committed state (what the target holds)
@@ -62,10 +66,11 @@ final class PartitionApplier implements AutoCloseable {
     PartitionApplier(String topic, int partition, SinkSettings settings) {
         this.topic = topic;
         this.partition = partition;
-        this.settings = settings;
-        this.connections = new TargetConnections(settings);
+        this.settings = settings.forTopic(topic);
+        this.connections = new TargetConnections(this.settings);
         this.state = new StateStore(settings.stateDatabase(), settings.stream(), topic, partition);
-        this.tables = new TargetTables(settings, connections);
+        this.tables = new TargetTables(this.settings, connections);
+        this.controlStore = new ControlStore(settings.stateDatabase(), settings.stream());
     }
 
     /** Connects and loads what the target holds; returns the stored Kafka offset, or -1. */
@@ -77,6 +82,13 @@ final class PartitionApplier implements AutoCloseable {
             StateStore.ensure(ddl, settings.stateDatabase());
         }
         writer = new RowWriter(conn, serial ? 1 : settings.batchMaxRows());
+        if (settings.ghost()) {
+            plan = MigrationPlans.load(conn, settings.stateDatabase(), settings.ghostMigration());
+            if (plan == null) {
+                throw new SQLException("waiting for the coordinator to write the plan of migration '"
+                        + settings.ghostMigration() + "' on " + settings.host() + ":" + settings.port());
+            }
+        }
         StateStore.Applied applied = state.load(conn);
         conn.commit();
         copyState.clear();
@@ -117,9 +129,46 @@ final class PartitionApplier implements AutoCloseable {
         return serial;
     }
 
-    /** The coordinator's command in force (see {@link ControlStore}). */
-    void control(ControlStore.Control control) {
-        this.control = control;
+    /** Reads the coordinator's command for this stream on this partition's target (see {@link ControlStore}). */
+    ControlStore.Control readControl() throws SQLException {
+        if (controlConn == null || !controlConn.isValid(2)) {
+            closeControl();
+            controlConn = connections.open();
+            controlConn.setAutoCommit(true);
+            ControlStore.ensure(controlConn, settings.stateDatabase());
+        }
+        control = controlStore.read(controlConn);
+        return control;
+    }
+
+    /** Records a failure the coordinator must see (ghost mode: the migration cannot go on). */
+    void reportFailure(String reason) {
+        try {
+            if (controlConn == null || !controlConn.isValid(2)) {
+                closeControl();
+                controlConn = connections.open();
+                controlConn.setAutoCommit(true);
+                ControlStore.ensure(controlConn, settings.stateDatabase());
+            }
+            controlStore.fail(controlConn, reason);
+        } catch (SQLException e) {
+            LOG.warn("{}-{}: cannot record the failure for the coordinator ({})", topic, partition, e.toString());
+        }
+    }
+
+    ControlStore.Control control() {
+        return control;
+    }
+
+    private void closeControl() {
+        if (controlConn != null) {
+            try {
+                controlConn.close();
+            } catch (SQLException e) {
+                // closing anyway
+            }
+            controlConn = null;
+        }
     }
 
     /** Whether nothing is in progress: no transaction, no uncommitted row, no buffered chunk. */
@@ -166,8 +215,8 @@ final class PartitionApplier implements AutoCloseable {
     }
 
     /** Acknowledges the control in force with the exact position the target holds. */
-    void acknowledge(ControlStore store) throws SQLException {
-        store.acknowledge(conn, control.command(), position);
+    void acknowledge() throws SQLException {
+        controlStore.acknowledge(conn, control.command(), position);
         conn.commit();
     }
 
@@ -205,7 +254,13 @@ final class PartitionApplier implements AutoCloseable {
             }
         }
         switch (type) {
-            case FIELD -> tables.define(value);
+            case FIELD -> {
+                if (plan == null) {
+                    tables.define(value);
+                } else if (plan.table().equals(value.getString("table"))) {
+                    tables.ghost(plan);
+                }
+            }
             case BEGIN -> begin(value.getString("gtid"));
             case ROW -> row(record, value, poison);
             case COMMIT -> commit(record, value.getString("keyspace"), value.getString("shard"),
@@ -244,7 +299,13 @@ final class PartitionApplier implements AutoCloseable {
 
     private void row(SinkRecord record, Struct envelope, PoisonHandler poison) throws SQLException {
         String sourceTable = header(record, EventHeaders.TABLE);
+        if (plan != null && !plan.table().equals(sourceTable)) {
+            return; // ghost mode applies one table
+        }
         TargetTable t = tables.get(sourceTable);
+        if (t == null && plan != null) {
+            t = tables.ghost(plan);
+        }
         if (t == null) {
             Struct source = envelope.getStruct("source");
             t = tables.lookup(source.getString("db"), source.getString("keyspace"), sourceTable);
@@ -308,7 +369,10 @@ final class PartitionApplier implements AutoCloseable {
 
     private void lastPk(SinkRecord record, Struct value) throws SQLException {
         String sourceTable = value.getString("table");
-        TargetTable t = tables.get(sourceTable);
+        TargetTable t = plan != null && !plan.table().equals(sourceTable) ? null : tables.get(sourceTable);
+        if (t == null && plan != null && plan.table().equals(sourceTable)) {
+            t = tables.ghost(plan);
+        }
         List<Struct> rows = sourceTable.equals(chunkTable) ? new ArrayList<>(chunkRows) : List.of();
         chunkTable = null;
         chunkRows.clear();
@@ -320,7 +384,10 @@ final class PartitionApplier implements AutoCloseable {
             LastPk from = parse(sourceTable, value.getString("from"));
             boolean completed = value.getBoolean("completed");
             LastPk to = completed ? null : parse(sourceTable, value.getString("lastpk"));
-            writer.replaceRange(t, from == null ? null : from.values(), to == null ? null : to.values(), rows);
+            LastPk shape = from != null ? from : to;
+            List<String> key = shape != null ? shape.columns()
+                    : t.keyColumns().stream().map(t::sourceName).toList();
+            writer.replaceRange(t, key, from == null ? null : from.values(), to == null ? null : to.values(), rows);
             rowsApplied += rows.size();
         }
         if (value.getBoolean("completed")) {
@@ -336,6 +403,18 @@ final class PartitionApplier implements AutoCloseable {
             rollbackWork();
         }
         String gtid = value.getString("gtid");
+        if (plan != null) {
+            String stmt = value.getString("statement").toLowerCase(java.util.Locale.ROOT);
+            if (stmt.matches("(?s).*\\b" + java.util.regex.Pattern.quote(plan.table().toLowerCase(java.util.Locale.ROOT))
+                    + "\\b.*")) {
+                String why = "a DDL statement touched table " + plan.table() + " during its online migration "
+                        + plan.migration() + " (" + gtid + "): the migration cannot go on; cancel it and run it again";
+                reportFailure(why);
+                throw new ConnectException(why);
+            }
+            commitState(record, value.getString("keyspace"), value.getString("shard"), value.getString("position"));
+            return;
+        }
         if (settings.ddlApply() && !alreadyApplied(gtid)) {
             try {
                 tables.applyDdl(value.getString("db"), value.getString("keyspace"), value.getString("statement"));
@@ -484,6 +563,7 @@ final class PartitionApplier implements AutoCloseable {
     @Override
     public void close() {
         tables.close();
+        closeControl();
         if (conn != null) {
             try {
                 conn.rollback();

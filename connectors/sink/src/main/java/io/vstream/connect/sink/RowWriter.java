@@ -33,14 +33,24 @@ final class RowWriter {
     }
 
     void upsert(TargetTable t, Struct row) throws SQLException {
+        if (t.strictUnique()) {
+            // a unique key the migration adds must fail on duplicates, never update or replace another row
+            delete(t, row);
+            insert(t, row);
+            return;
+        }
         List<String> cols = new ArrayList<>();
         List<String> values = new ArrayList<>();
         List<String> updates = new ArrayList<>();
         for (Field f : row.schema().fields()) {
-            String q = SqlIdentifiers.quote(f.name());
+            String target = t.targetName(f.name());
+            if (target == null) {
+                continue;
+            }
+            String q = SqlIdentifiers.quote(target);
             cols.add(q);
             values.add(RowValues.isGeometry(f.schema()) ? "ST_GeomFromWKB(?, ?)" : "?");
-            if (!t.keyColumns().contains(f.name())) {
+            if (!t.keyColumns().contains(target)) {
                 updates.add(q + " = VALUES(" + q + ")");
             }
         }
@@ -56,7 +66,11 @@ final class RowWriter {
         List<String> cols = new ArrayList<>();
         List<String> values = new ArrayList<>();
         for (Field f : row.schema().fields()) {
-            cols.add(SqlIdentifiers.quote(f.name()));
+            String target = t.targetName(f.name());
+            if (target == null) {
+                continue;
+            }
+            cols.add(SqlIdentifiers.quote(target));
             values.add(RowValues.isGeometry(f.schema()) ? "ST_GeomFromWKB(?, ?)" : "?");
         }
         PreparedStatement ps = statement("INSERT INTO " + t.qualified() + " (" + String.join(", ", cols)
@@ -73,8 +87,9 @@ final class RowWriter {
         PreparedStatement ps = statement("DELETE FROM " + t.qualified() + " WHERE " + String.join(" AND ", terms));
         int i = 1;
         for (String k : t.keyColumns()) {
-            Schema s = image.schema().field(k).schema();
-            ValueBinder.bind(ps, i++, RowValues.toSql(s, image.get(k)));
+            String source = t.sourceName(k);
+            Schema s = image.schema().field(source).schema();
+            ValueBinder.bind(ps, i++, RowValues.toSql(s, image.get(source)));
         }
         add(ps);
     }
@@ -83,16 +98,21 @@ final class RowWriter {
      * Replaces the key range ({@code from}, {@code to}] of a table with a copy chunk: the range is emptied, then the
      * chunk's rows inserted ({@code null} bounds: the table's start, no upper bound).
      */
-    void replaceRange(TargetTable t, List<Object> from, List<Object> to, List<Struct> rows) throws SQLException {
+    void replaceRange(TargetTable t, List<String> sourceKey, List<Object> from, List<Object> to, List<Struct> rows)
+            throws SQLException {
         flush();
+        List<String> key = new ArrayList<>();
+        for (String k : sourceKey) {
+            key.add(t.targetName(k));
+        }
         List<String> terms = new ArrayList<>();
         List<Object> args = new ArrayList<>();
         if (from != null) {
-            terms.add(KeyPredicates.after(t.keyColumns()));
+            terms.add(KeyPredicates.after(key));
             args.addAll(KeyPredicates.afterArgs(from));
         }
         if (to != null) {
-            terms.add(KeyPredicates.atOrBefore(t.keyColumns()));
+            terms.add(KeyPredicates.atOrBefore(key));
             args.addAll(KeyPredicates.atOrBeforeArgs(to));
         }
         String sql = SqlTag.tag("sink", "DELETE FROM " + t.qualified()
@@ -112,6 +132,10 @@ final class RowWriter {
     private void bindRow(PreparedStatement ps, int first, TargetTable t, Struct row) throws SQLException {
         int i = first;
         for (Field f : row.schema().fields()) {
+            String target = t.targetName(f.name());
+            if (target == null) {
+                continue;
+            }
             Object v = row.get(f);
             if (RowValues.isGeometry(f.schema())) {
                 Object[] g = RowValues.geometry(v);
@@ -120,7 +144,7 @@ final class RowWriter {
                 continue;
             }
             Object sql = RowValues.toSql(f.schema(), v);
-            if (sql == null && t.notNullColumns().contains(f.name())) {
+            if (sql == null && t.notNullColumns().contains(target)) {
                 sql = RowValues.zeroDate(f.schema());
             }
             ValueBinder.bind(ps, i++, sql);

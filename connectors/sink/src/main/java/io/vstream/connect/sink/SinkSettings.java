@@ -4,6 +4,9 @@ import java.time.Duration;
 
 /** What the applier needs of the configuration, resolved once per task. */
 record SinkSettings(
+        VStreamSinkConnectorConfig.Mode mode,
+        String ghostMigration,
+        java.util.Map<String, String> targets,
         String stream,
         String host,
         int port,
@@ -23,12 +26,42 @@ record SinkSettings(
         Duration retryMaxDuration) {
 
     static SinkSettings of(VStreamSinkConnectorConfig c, String connectorName) {
-        return new SinkSettings(c.streamName(connectorName), c.targetHost(), c.targetPort(), c.targetUser(),
+        java.util.Map<String, String> targets = new java.util.LinkedHashMap<>();
+        for (String e : c.getList(VStreamSinkConnectorConfig.TARGET_TOPOLOGY)) {
+            int eq = e.indexOf('=');
+            if (eq > 0) {
+                targets.put(e.substring(0, eq).strip(), e.substring(eq + 1).strip());
+            }
+        }
+        return new SinkSettings(c.mode(), c.getString(VStreamSinkConnectorConfig.GHOST_MIGRATION), targets,
+                c.streamName(connectorName), c.targetHost(), c.targetPort(), c.targetUser(),
                 c.targetPassword().value(), c.connectTimeout(),
                 c.targetBinlog() == VStreamSinkConnectorConfig.TargetBinlog.ON, c.stateDatabase(),
                 c.getString(VStreamSinkConnectorConfig.TARGET_DATABASE_FORMAT),
                 c.getString(VStreamSinkConnectorConfig.TARGET_TABLE_FORMAT), c.tableCreate(), c.tableEngine(),
                 c.ddlApply(), c.batchMaxRows(), c.retryBackoffInitial(), c.retryBackoffMax(), c.retryMaxDuration());
+    }
+
+    /** The server a topic's shard is applied to: its target.topology entry, else target.host:target.port. */
+    SinkSettings forTopic(String topic) {
+        if (targets.isEmpty()) {
+            return this;
+        }
+        String shard = topic.substring(topic.lastIndexOf('.') + 1);
+        String address = targets.get(shard);
+        if (address == null) {
+            throw new org.apache.kafka.connect.errors.ConnectException("Topic " + topic + " is of shard '" + shard
+                    + "', which target.topology does not list (" + targets.keySet() + ")");
+        }
+        int colon = address.lastIndexOf(':');
+        return new SinkSettings(mode, ghostMigration, targets, stream, address.substring(0, colon),
+                Integer.parseInt(address.substring(colon + 1)), user, password, connectTimeout, binlog, stateDatabase,
+                databaseFormat, tableFormat, tableCreate, tableEngine, ddlApply, batchMaxRows, backoffInitial,
+                backoffMax, retryMaxDuration);
+    }
+
+    boolean ghost() {
+        return mode == VStreamSinkConnectorConfig.Mode.GHOST;
     }
 
     String targetDatabase(String sourceDb, String keyspace) {

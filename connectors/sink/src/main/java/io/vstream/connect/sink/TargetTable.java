@@ -1,14 +1,40 @@
 package io.vstream.connect.sink;
 
+import io.vstream.connect.core.mapping.ColumnMapping;
 import java.util.List;
 import java.util.Set;
 
 /**
- * A target table as the applier writes it: its qualified name, its key columns (the source's primary key) and the
- * columns that are NOT NULL (where a null temporal value means the zero date).
+ * A target table as the applier writes it: its qualified name, its key columns (target names), the NOT NULL columns
+ * (where a null temporal value means the zero date), and, for a ghost table, the column mapping from the source
+ * table (renamed columns, dropped ones) plus whether a unique key the migration adds must fail on duplicates.
  */
-record TargetTable(String database, String table, List<String> keyColumns, Set<String> notNullColumns) {
+record TargetTable(String database, String table, List<String> keyColumns, Set<String> notNullColumns,
+                   ColumnMapping mapping, boolean strictUnique) {
+
+    TargetTable(String database, String table, List<String> keyColumns, Set<String> notNullColumns) {
+        this(database, table, keyColumns, notNullColumns, null, false);
+    }
+
     String qualified() {
         return io.vstream.connect.core.sql.SqlIdentifiers.qualify(database, table);
+    }
+
+    /** The target column of a source column, or {@code null} when the target drops it. */
+    String targetName(String sourceColumn) {
+        return mapping == null ? sourceColumn : mapping.target(sourceColumn);
+    }
+
+    /** The source column a target column comes from. */
+    String sourceName(String targetColumn) {
+        if (mapping == null) {
+            return targetColumn;
+        }
+        for (var e : mapping.shared().entrySet()) {
+            if (e.getValue().equalsIgnoreCase(targetColumn)) {
+                return e.getKey();
+            }
+        }
+        return targetColumn;
     }
 }

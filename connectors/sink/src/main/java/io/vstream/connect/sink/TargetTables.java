@@ -52,8 +52,14 @@ final class TargetTables {
      * table itself (its primary key and NOT NULL columns); {@code null} when it does not exist there.
      */
     TargetTable lookup(String sourceDb, String keyspace, String sourceTable) throws SQLException {
-        String db = settings.targetDatabase(sourceDb, keyspace);
-        String table = settings.targetTable(sourceTable);
+        TargetTable t = lookupTable(settings.targetDatabase(sourceDb, keyspace), settings.targetTable(sourceTable));
+        if (t != null) {
+            tables.put(sourceTable, t);
+        }
+        return t;
+    }
+
+    private TargetTable lookupTable(String db, String table) throws SQLException {
         List<String> keys = new ArrayList<>();
         Set<String> notNull = new HashSet<>();
         try (PreparedStatement ps = ddl().prepareStatement("SELECT COLUMN_NAME, IS_NULLABLE, COLUMN_KEY"
@@ -83,9 +89,7 @@ final class TargetTables {
                 }
             }
         }
-        TargetTable t = new TargetTable(db, table, keys, notNull);
-        tables.put(sourceTable, t);
-        return t;
+        return new TargetTable(db, table, keys, notNull);
     }
 
     /** Takes a FIELD record: maps the table and creates it on the target when missing (and allowed). */
@@ -116,8 +120,20 @@ final class TargetTables {
             }
             createTable(db, table, create);
         }
-        TargetTable t = new TargetTable(db, table, keys, notNull);
-        tables.put(sourceTable, t);
+        return new TargetTable(db, table, keys, notNull);
+    }
+
+    /** The ghost table of an online-DDL migration on this shard, written through the plan's column mapping. */
+    TargetTable ghost(io.vstream.connect.core.mapping.MigrationPlans.Plan plan) throws SQLException {
+        TargetTable shape = lookupTable(plan.database(), plan.ghostTable());
+        if (shape == null) {
+            throw new ConnectException("The ghost table `" + plan.database() + "`.`" + plan.ghostTable() + "` of"
+                    + " migration " + plan.migration() + " does not exist on " + settings.host() + ":" + settings.port()
+                    + " (cancelled?)");
+        }
+        TargetTable t = new TargetTable(plan.database(), plan.ghostTable(), plan.keyColumns(), shape.notNullColumns(),
+                plan.mapping(), plan.newUniqueKey());
+        tables.put(plan.table(), t);
         return t;
     }
 

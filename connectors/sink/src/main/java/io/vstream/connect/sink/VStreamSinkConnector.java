@@ -33,8 +33,14 @@ public class VStreamSinkConnector extends SinkConnector {
     public void start(Map<String, String> props) {
         this.props = Map.copyOf(props);
         VStreamSinkConnectorConfig config = new VStreamSinkConnectorConfig(props);
-        LOG.info("Starting sink connector in {} mode into {}:{}", config.mode(), config.targetHost(),
-                config.targetPort());
+        if (config.targetHost().isBlank() && config.getList(VStreamSinkConnectorConfig.TARGET_TOPOLOGY).isEmpty()) {
+            throw new ConnectException("Set target.host (one target server) or target.topology (one per shard)");
+        }
+        if (config.mode() == VStreamSinkConnectorConfig.Mode.GHOST
+                && config.getString(VStreamSinkConnectorConfig.GHOST_MIGRATION).isBlank()) {
+            throw new ConnectException("mode=ghost needs ghost.migration: the migration id of the online-DDL workflow");
+        }
+        LOG.info("Starting sink connector in {} mode", config.mode());
     }
 
     @Override
@@ -57,6 +63,31 @@ public class VStreamSinkConnector extends SinkConnector {
     }
 
     @Override
+    public org.apache.kafka.common.config.Config validate(Map<String, String> connectorConfigs) {
+        org.apache.kafka.common.config.Config config = super.validate(connectorConfigs);
+        Map<String, org.apache.kafka.common.config.ConfigValue> values = new java.util.HashMap<>();
+        config.configValues().forEach(v -> values.put(v.name(), v));
+        String host = connectorConfigs.getOrDefault(VStreamSinkConnectorConfig.TARGET_HOST, "");
+        String topology = connectorConfigs.getOrDefault(VStreamSinkConnectorConfig.TARGET_TOPOLOGY, "");
+        if (host.isBlank() && topology.isBlank()) {
+            values.get(VStreamSinkConnectorConfig.TARGET_HOST).addErrorMessage(
+                    "Set target.host (one target server) or target.topology (one server per shard)");
+        }
+        for (String e : topology.split(",")) {
+            if (!e.isBlank() && !e.strip().matches("[^=]+=[^:]+:\\d+")) {
+                values.get(VStreamSinkConnectorConfig.TARGET_TOPOLOGY).addErrorMessage("'" + e.strip()
+                        + "' is not <shard>=<host>:<port>, e.g. -80=10.0.0.1:3306");
+            }
+        }
+        if ("ghost".equalsIgnoreCase(connectorConfigs.getOrDefault(VStreamSinkConnectorConfig.MODE, ""))
+                && connectorConfigs.getOrDefault(VStreamSinkConnectorConfig.GHOST_MIGRATION, "").isBlank()) {
+            values.get(VStreamSinkConnectorConfig.GHOST_MIGRATION).addErrorMessage(
+                    "mode=ghost needs the migration id of the online-DDL workflow");
+        }
+        return config;
+    }
+
+    @Override
     public ConfigDef config() {
         return VStreamSinkConnectorConfig.CONFIG_DEF;
     }
@@ -66,16 +97,18 @@ public class VStreamSinkConnector extends SinkConnector {
     public boolean alterOffsets(Map<String, String> connectorConfig, Map<TopicPartition, Long> offsets) {
         VStreamSinkConnectorConfig config = new VStreamSinkConnectorConfig(connectorConfig);
         SinkSettings settings = SinkSettings.of(config, connectorConfig.getOrDefault("name", "vstream-sink"));
-        try (Connection c = new TargetConnections(settings).open()) {
-            StateStore.ensure(c, settings.stateDatabase());
-            for (Map.Entry<TopicPartition, Long> e : offsets.entrySet()) {
+        for (Map.Entry<TopicPartition, Long> e : offsets.entrySet()) {
+            SinkSettings target = settings.forTopic(e.getKey().topic());
+            try (Connection c = new TargetConnections(target).open()) {
+                StateStore.ensure(c, settings.stateDatabase());
                 StateStore.overwriteOffset(c, settings.stateDatabase(), settings.stream(), e.getKey().topic(),
                         e.getKey().partition(), e.getValue());
+                c.commit();
+            } catch (SQLException ex) {
+                throw new ConnectException("Could not write the new offset of " + e.getKey() + " to the target's state ("
+                        + settings.stateDatabase() + ".applied on " + target.host() + ":" + target.port() + "): "
+                        + ex.getMessage(), ex);
             }
-            c.commit();
-        } catch (SQLException e) {
-            throw new ConnectException("Could not write the new offsets to the target's state ("
-                    + settings.stateDatabase() + ".applied): " + e.getMessage(), e);
         }
         return true;
     }

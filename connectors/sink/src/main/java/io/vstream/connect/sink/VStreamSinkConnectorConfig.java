@@ -16,6 +16,8 @@ import org.apache.kafka.common.config.types.Password;
  */
 public class VStreamSinkConnectorConfig extends AbstractConfig {
     public static final String MODE = "mode";
+    public static final String TARGET_TOPOLOGY = "target.topology";
+    public static final String GHOST_MIGRATION = "ghost.migration";
     public static final String TARGET_HOST = "target.host";
     public static final String TARGET_PORT = "target.port";
     public static final String TARGET_USER = "target.user";
@@ -42,12 +44,15 @@ public class VStreamSinkConnectorConfig extends AbstractConfig {
     /** What the sink applies the stream into. */
     public enum Mode {
         /** Every streamed table into a target server: tables created from the source's definitions, DDL replayed. */
-        CLONE;
+        CLONE,
+        /** One table into its ghost table on the same shard, through the migration's column mapping (online DDL). */
+        GHOST;
 
         static final String DOC = "What the stream is applied into. 'clone': every table of the stream into the"
                 + " target server, tables created from the source's definitions (see table.engine), DDL replayed, so"
-                + " the target can later become a native replica (docs/clone.md). The ghost-table and reshard modes"
-                + " arrive with their workflows.";
+                + " the target can later become a native replica (docs/clone.md). 'ghost': the rows of one table into"
+                + " its ghost table on the same shard (target.topology), through the column mapping of the migration"
+                + " (ghost.migration) that the online-DDL coordinator wrote there (docs/online-ddl.md).";
     }
 
     /** Whether the target's own binlog records the applied writes. */
@@ -63,11 +68,20 @@ public class VStreamSinkConnectorConfig extends AbstractConfig {
     private static ConfigDef configDef() {
         ConfigDef def = new ConfigDef();
         int o = 0;
-        def.define(MODE, Type.STRING, "clone", ConfigDef.CaseInsensitiveValidString.in("clone"), Importance.HIGH,
-                Mode.DOC, GROUP_TARGET, ++o, Width.SHORT, "Mode");
-        def.define(TARGET_HOST, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
-                Importance.HIGH, "The target MySQL/MariaDB server's host.", GROUP_TARGET, ++o, Width.MEDIUM,
+        def.define(MODE, Type.STRING, "clone", ConfigDef.CaseInsensitiveValidString.in("clone", "ghost"),
+                Importance.HIGH, Mode.DOC, GROUP_TARGET, ++o, Width.SHORT, "Mode");
+        def.define(TARGET_HOST, Type.STRING, "", Importance.HIGH,
+                "The target MySQL/MariaDB server's host (unless target.topology names one per shard).", GROUP_TARGET, ++o, Width.MEDIUM,
                 "Target host");
+        def.define(TARGET_TOPOLOGY, Type.LIST, "", Importance.MEDIUM,
+                "Per-shard targets, <shard>=<host>:<port> (the shard is the last part of a topic name): each partition"
+                        + " is applied to its shard's server. Empty: every partition goes to target.host:target.port."
+                        + " Ghost mode needs it (each shard's ghost table lives on that shard).", GROUP_TARGET, ++o,
+                Width.LONG, "Target topology");
+        def.define(GHOST_MIGRATION, Type.STRING, "", Importance.MEDIUM,
+                "With mode=ghost: the migration id whose plan (table, ghost table, column mapping) the coordinator"
+                        + " wrote into state.database.migrations on each shard.", GROUP_TARGET, ++o, Width.MEDIUM,
+                "Ghost migration");
         def.define(TARGET_PORT, Type.INT, 3306, ConfigDef.Range.between(1, 65535), Importance.HIGH,
                 "The target server's port.", GROUP_TARGET, ++o, Width.SHORT, "Target port");
         def.define(TARGET_USER, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),

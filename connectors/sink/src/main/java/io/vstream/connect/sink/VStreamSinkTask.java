@@ -34,9 +34,6 @@ public class VStreamSinkTask extends SinkTask {
     private ErrantRecordReporter reporter;
     private long backoffMs;
     private long failingSinceMs;
-    private ControlStore controlStore;
-    private java.sql.Connection controlConn;
-    private ControlStore.Control control = ControlStore.Control.RUN;
     private long nextControlRead;
     private final Set<TopicPartition> halted = new HashSet<>();
 
@@ -55,7 +52,6 @@ public class VStreamSinkTask extends SinkTask {
             reporter = null;
         }
         backoffMs = settings.backoffInitial().toMillis();
-        controlStore = new ControlStore(settings.stateDatabase(), settings.stream());
         LOG.info("Sink task applying stream '{}' to {}:{}", settings.stream(), settings.host(), settings.port());
     }
 
@@ -117,7 +113,8 @@ public class VStreamSinkTask extends SinkTask {
                 continue;
             }
             try {
-                if (!a.apply(r, reporter == null ? null : (rec, err) -> report(rec, err))) {
+                // in ghost mode a row the ghost table cannot take fails the migration: never skip it to a DLQ
+                if (!a.apply(r, reporter == null || settings.ghost() ? null : (rec, err) -> report(rec, err))) {
                     halt(tp, a);
                     skip.add(tp);
                 }
@@ -134,8 +131,8 @@ public class VStreamSinkTask extends SinkTask {
     }
 
     /**
-     * Reads the coordinator's command (at most every 500 ms), stops the partitions that have reached what it asks,
-     * and lets the others go on.
+     * Reads the coordinator's command for each partition's target (at most every 500 ms), stops the partitions that
+     * have reached what it asks, and lets the others go on.
      */
     private void refreshControl() {
         long now = System.currentTimeMillis();
@@ -143,32 +140,24 @@ public class VStreamSinkTask extends SinkTask {
             return;
         }
         nextControlRead = now + 500;
-        try {
-            if (controlConn == null || !controlConn.isValid(2)) {
-                closeControl();
-                controlConn = new TargetConnections(settings).open();
-                controlConn.setAutoCommit(true);
-                ControlStore.ensure(controlConn, settings.stateDatabase());
-            }
-            ControlStore.Control c = controlStore.read(controlConn);
-            if (!c.equals(control)) {
-                LOG.info("Control for stream '{}': {}{}", settings.stream(), c.command(),
-                        c.stopAt() == null ? "" : " " + c.stopAt());
-                control = c;
-            }
-        } catch (SQLException e) {
-            LOG.warn("Cannot read the control of stream '{}' ({}); keeping {}", settings.stream(), e.toString(),
-                    control.command());
-            closeControl();
-            return;
-        }
         for (Map.Entry<TopicPartition, PartitionApplier> e : appliers.entrySet()) {
             TopicPartition tp = e.getKey();
             PartitionApplier a = e.getValue();
-            a.control(control);
+            ControlStore.Control before = a.control();
+            ControlStore.Control c;
+            try {
+                c = a.readControl();
+            } catch (SQLException ex) {
+                LOG.warn("{}: cannot read the control of stream '{}' ({}); keeping {}", tp, settings.stream(),
+                        ex.toString(), before.command());
+                continue;
+            }
+            if (!c.equals(before)) {
+                LOG.info("{}: control {}{}", tp, c.command(), c.stopAt() == null ? "" : " " + c.stopAt());
+            }
             if (halted.contains(tp)) {
-                if (control.command() == ControlStore.Command.RUN
-                        || control.command() == ControlStore.Command.STOP_AT && !a.holdsStopPoint()) {
+                if (c.command() == ControlStore.Command.RUN
+                        || c.command() == ControlStore.Command.STOP_AT && !a.holdsStopPoint()) {
                     halted.remove(tp);
                     context.resume(tp);
                     LOG.info("{}: resumed at offset {}", tp, a.appliedOffset() + 1);
@@ -186,27 +175,16 @@ public class VStreamSinkTask extends SinkTask {
         rewind(tp, a);
         if (halted.add(tp)) {
             context.pause(tp);
-            LOG.info("{}: stopped by the control ({}) at position {}", tp, control.command(), a.position());
+            LOG.info("{}: stopped by the control ({}) at position {}", tp, a.control().command(), a.position());
         }
         acknowledge(tp, a);
     }
 
     private void acknowledge(TopicPartition tp, PartitionApplier a) {
         try {
-            a.acknowledge(controlStore);
+            a.acknowledge();
         } catch (SQLException e) {
             LOG.warn("{}: cannot acknowledge the control ({})", tp, e.toString());
-        }
-    }
-
-    private void closeControl() {
-        if (controlConn != null) {
-            try {
-                controlConn.close();
-            } catch (SQLException e) {
-                // closing anyway
-            }
-            controlConn = null;
         }
     }
 
@@ -224,10 +202,16 @@ public class VStreamSinkTask extends SinkTask {
         a.abort();
         Classification c = ErrorClassifier.classify(e);
         if (e instanceof ConnectException ce && !(e.getCause() instanceof SQLException)) {
+            if (settings.ghost()) {
+                a.reportFailure(ce.getMessage());
+            }
             throw ce;
         }
         if (!c.isRetriable()) {
             if (a.serial()) {
+                if (settings.ghost()) {
+                    a.reportFailure(e.getMessage());
+                }
                 throw new ConnectException(e.getMessage(), e);
             }
             LOG.info("{}: error at offset {} ({}); re-applying one statement at a time to find the record", tp,
@@ -299,7 +283,6 @@ public class VStreamSinkTask extends SinkTask {
             a.close();
         }
         appliers.clear();
-        closeControl();
         LOG.info("Sink task stopped");
     }
 
