@@ -120,6 +120,14 @@ class CloneSinkIT {
                     + " AND TABLE_NAME = 'accounts'", db)).isEqualTo("InnoDB");
             // nothing the applier wrote reached the target's own binlog
             assertThat(target().gtidBinlogPos()).isEqualTo(targetGtids);
+            // the applier's metrics over JMX (the embedded workers run in this JVM)
+            var mbeans = java.lang.management.ManagementFactory.getPlatformMBeanServer();
+            var names = mbeans.queryNames(new javax.management.ObjectName("io.vstream.connect:type=sink,connector="
+                    + javax.management.ObjectName.quote(sinkName) + ",*"), null);
+            assertThat(names).hasSize(1);
+            var name = names.iterator().next();
+            assertThat((Long) mbeans.getAttribute(name, "RowsApplied")).isPositive();
+            assertThat((String) mbeans.getAttribute(name, "AppliedPosition")).startsWith("MariaDB/");
         } finally {
             connect.delete(sinkName);
             connect.delete(sourceName);

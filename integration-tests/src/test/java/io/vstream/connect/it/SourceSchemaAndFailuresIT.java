@@ -121,6 +121,65 @@ class SourceSchemaAndFailuresIT {
     }
 
     @Test
+    void aTableWithoutAUsableKeyIsRefusedBeforeTheCopyOrStreamedWhenSkipped() throws Exception {
+        String db = SHARDS.freshDatabase();
+        MariaDbServer s = SHARDS.server(0);
+        s.execute(db, "CREATE TABLE keyed (id INT PRIMARY KEY)", "CREATE TABLE nokey (a INT, b VARCHAR(10))",
+                "CREATE TABLE floaty (f DOUBLE PRIMARY KEY)", "INSERT INTO keyed VALUES (1)",
+                "INSERT INTO nokey VALUES (1, 'x')");
+        String refused = "nokey-" + db;
+        connect.deploy(refused, SourceConfigs.with(unsharded(db), "table.exclude.list", "floaty"));
+        assertThat(connect.awaitTaskFailure(refused, Duration.ofSeconds(60)))
+                .contains("`" + db + "`.`nokey` cannot be copied").contains("copy.keyless.tables=skip");
+        connect.delete(refused);
+
+        String floaty = "floaty-" + db;
+        connect.deploy(floaty, SourceConfigs.with(unsharded(db), "table.exclude.list", "nokey",
+                "topic.prefix", "vsf_" + db));
+        assertThat(connect.awaitTaskFailure(floaty, Duration.ofSeconds(60))).contains("`floaty` cannot be copied")
+                .contains("of type double");
+        connect.delete(floaty);
+
+        String skipping = "skip-" + db;
+        connect.deploy(skipping, SourceConfigs.with(unsharded(db), "copy.keyless.tables", "skip",
+                "topic.prefix", "vss_" + db));
+        connect.awaitRunning(skipping, 1, Duration.ofSeconds(60));
+        String topic = TopicNames.shardTopic("vss_" + db, "ks", "-");
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        List<Decoded> records = List.of();
+        while (System.nanoTime() < deadline) {
+            try {
+                records = connect.topics().readAll(topic, false);
+            } catch (RuntimeException e) {
+                records = List.of();
+            }
+            if (records.stream().anyMatch(d -> EventType.COPY_COMPLETED.headerValue().equals(d.header("vstream.event")))) {
+                break;
+            }
+            Thread.sleep(300);
+        }
+        s.execute(db, "INSERT INTO nokey VALUES (2, 'y')");
+        deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        long copyRowsOfNokey = -1;
+        long streamedRowsOfNokey = 0;
+        while (System.nanoTime() < deadline && streamedRowsOfNokey == 0) {
+            records = connect.topics().readAll(topic, false);
+            copyRowsOfNokey = records.stream().filter(d -> "nokey".equals(d.header("vstream.table"))
+                    && EventType.ROW.headerValue().equals(d.header("vstream.event"))
+                    && "r".equals(((Struct) d.value().value()).getString("op"))).count();
+            streamedRowsOfNokey = records.stream().filter(d -> "nokey".equals(d.header("vstream.table"))
+                    && EventType.ROW.headerValue().equals(d.header("vstream.event"))
+                    && "c".equals(((Struct) d.value().value()).getString("op"))).count();
+            Thread.sleep(300);
+        }
+        assertThat(copyRowsOfNokey).as("the keyless table is not copied").isZero();
+        assertThat(streamedRowsOfNokey).as("but its changes stream").isEqualTo(1);
+        assertThat(records.stream().filter(d -> "keyed".equals(d.header("vstream.table"))
+                && EventType.ROW.headerValue().equals(d.header("vstream.event"))).count()).isEqualTo(1);
+        connect.delete(skipping);
+    }
+
+    @Test
     void droppingAShardWithAStoredPositionIsRefused() throws Exception {
         String db = SHARDS.freshDatabase();
         String name = "guard-" + db;

@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * persisted step, checking the target's replication state rather than assuming it. Touches the source (reads) and
  * the target (control row, replication).
  */
-final class CloneWorkflow {
+final class CloneWorkflow implements Workflow {
     private static final Logger LOG = LoggerFactory.getLogger(CloneWorkflow.class);
     private static final Set<String> SYSTEM_DBS = Set.of("mysql", "information_schema", "performance_schema", "sys");
 
@@ -40,12 +40,27 @@ final class CloneWorkflow {
         this.applier = new ApplierChannel(config.stateDatabase(), config.applierStream());
     }
 
-    StatusRecords.Progress progress() {
+    @Override
+    public String type() {
+        return "clone";
+    }
+
+    @Override
+    public StatusRecords.Progress progress() {
         return progress;
     }
 
-    /** One round: looks at the servers and returns the next status (the same one when nothing changed). */
-    WorkflowStatus step(WorkflowStatus status) throws SQLException, InterruptedException {
+    /** Retires the applier (the target keeps what it has applied; replication is not set up). */
+    @Override
+    public WorkflowStatus cancel(WorkflowStatus status) throws SQLException {
+        try (Connection target = Servers.open(config.target())) {
+            applier.command(target, "HANDED_OFF", null);
+        }
+        return new WorkflowStatus(WorkflowState.CANCELLED, null, status.attempts(), "cancelled by the operator");
+    }
+
+    @Override
+    public WorkflowStatus step(WorkflowStatus status) throws SQLException, InterruptedException {
         if (status.state().isFinal()) {
             return status;
         }

@@ -39,6 +39,28 @@ public class VStreamCoordinatorConnector extends SourceConnector {
     public void stop() {
     }
 
+    /** The keys each workflow needs, reported on their fields. */
+    @Override
+    public org.apache.kafka.common.config.Config validate(Map<String, String> connectorConfigs) {
+        org.apache.kafka.common.config.Config config = super.validate(connectorConfigs);
+        Map<String, org.apache.kafka.common.config.ConfigValue> values = new java.util.HashMap<>();
+        config.configValues().forEach(v -> values.put(v.name(), v));
+        String workflow = connectorConfigs.getOrDefault(VStreamCoordinatorConnectorConfig.WORKFLOW, "clone");
+        List<String> required = "online-ddl".equalsIgnoreCase(workflow)
+                ? List.of(VStreamCoordinatorConnectorConfig.SHARDS, VStreamCoordinatorConnectorConfig.DDL_DATABASE,
+                        VStreamCoordinatorConnectorConfig.DDL_TABLE, VStreamCoordinatorConnectorConfig.DDL_ALTER)
+                : List.of(VStreamCoordinatorConnectorConfig.SOURCE_HOST, VStreamCoordinatorConnectorConfig.TARGET_HOST,
+                        VStreamCoordinatorConnectorConfig.TARGET_USER,
+                        VStreamCoordinatorConnectorConfig.REPLICATION_USER);
+        for (String key : required) {
+            String v = connectorConfigs.get(key);
+            if (v == null || v.isBlank()) {
+                values.get(key).addErrorMessage("The " + workflow + " workflow needs " + key);
+            }
+        }
+        return config;
+    }
+
     @Override
     public ConfigDef config() {
         return VStreamCoordinatorConnectorConfig.CONFIG_DEF;

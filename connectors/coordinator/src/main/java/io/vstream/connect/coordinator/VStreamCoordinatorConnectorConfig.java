@@ -36,21 +36,36 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
     public static final String STOP_TIMEOUT_MS = "handoff.stop.timeout.ms";
     public static final String FORCE = "preflight.force";
     public static final String POLL_INTERVAL_MS = "poll.interval.ms";
+    public static final String CANCEL = "workflow.cancel";
+    public static final String SHARDS = "shards";
+    public static final String DDL_DATABASE = "ddl.database";
+    public static final String DDL_TABLE = "ddl.table";
+    public static final String DDL_ALTER = "ddl.alter";
+    public static final String DDL_MIGRATION = "ddl.migration";
+    public static final String DDL_ALLOW_NEW_UNIQUE = "ddl.allow.new.unique.key";
+    public static final String DDL_GHOST_FORMAT = "ddl.ghost.name.format";
+    public static final String CUTOVER_MODE = "cutover.mode";
+    public static final String CUTOVER_LOCK_TIMEOUT_MS = "cutover.lock.timeout.ms";
+    public static final String CUTOVER_MAX_ATTEMPTS = "cutover.max.attempts";
 
     private static final String GROUP_WORKFLOW = "Workflow";
     private static final String GROUP_SERVERS = "Servers";
     private static final String GROUP_HANDOFF = "Hand-off";
+    private static final String GROUP_DDL = "Online DDL";
 
     public static final ConfigDef CONFIG_DEF = configDef();
 
     private static ConfigDef configDef() {
         ConfigDef def = new ConfigDef();
         int o = 0;
-        def.define(WORKFLOW, Type.STRING, "clone", ConfigDef.CaseInsensitiveValidString.in("clone"), Importance.HIGH,
+        def.define(WORKFLOW, Type.STRING, "clone", ConfigDef.CaseInsensitiveValidString.in("clone", "online-ddl"),
+                Importance.HIGH,
                 "The workflow to drive. 'clone': wait until the applier (the sink in clone mode) has copied and"
                         + " caught up, stop it at an exact position, compare source and target by checksum there, and"
-                        + " make the target a native replica of the source from that position (docs/clone.md). The"
-                        + " online-DDL and reshard workflows arrive with their issues.", GROUP_WORKFLOW, ++o,
+                        + " make the target a native replica of the source from that position (docs/clone.md)."
+                        + " 'online-ddl': validate the ALTER, create the ghost table on every shard, wait until the"
+                        + " applier (the sink in ghost mode) has copied and caught up, compare by checksum, and swap the"
+                        + " tables atomically on every shard (docs/online-ddl.md).", GROUP_WORKFLOW, ++o,
                 Width.SHORT, "Workflow");
         def.define(WORKFLOW_NAME, Type.STRING, "", Importance.MEDIUM,
                 "The workflow's name in status records and offsets; empty means the connector's name.",
@@ -64,26 +79,31 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
                 GROUP_WORKFLOW, ++o, Width.MEDIUM, "Applier stream");
         def.define(STATE_DATABASE, Type.STRING, "_vstream", new ConfigDef.NonEmptyString(), Importance.LOW,
                 "The applier's state.database on the target.", GROUP_WORKFLOW, ++o, Width.MEDIUM, "State database");
+        def.define(CANCEL, Type.BOOLEAN, false, Importance.MEDIUM,
+                "Set to true to cancel the workflow: the applier is retired and (online DDL) the ghost tables are"
+                        + " dropped; the original tables are untouched. A completed workflow cannot be cancelled.",
+                GROUP_WORKFLOW, ++o, Width.SHORT, "Cancel");
         def.define(POLL_INTERVAL_MS, Type.LONG, 1_000L, ConfigDef.Range.atLeast(100), Importance.LOW,
                 "How often the coordinator looks at the workflow's progress.", GROUP_WORKFLOW, ++o, Width.SHORT,
                 "Poll interval (ms)");
         o = 0;
-        def.define(SOURCE_HOST, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
-                Importance.HIGH, "The source shard's server (the one the clone copies).", GROUP_SERVERS, ++o,
+        def.define(SOURCE_HOST, Type.STRING, "", Importance.HIGH,
+                "Clone: the source shard's server (the one the clone copies).", GROUP_SERVERS, ++o,
                 Width.MEDIUM, "Source host");
         def.define(SOURCE_PORT, Type.INT, 3306, ConfigDef.Range.between(1, 65535), Importance.HIGH,
                 "The source server's port.", GROUP_SERVERS, ++o, Width.SHORT, "Source port");
         def.define(SOURCE_USER, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
-                Importance.HIGH, "A source user with SELECT on the cloned databases (for the checksum) and"
-                        + " REPLICATION CLIENT.", GROUP_SERVERS, ++o, Width.MEDIUM, "Source user");
+                Importance.HIGH, "Clone: a source user with SELECT on the cloned databases (for the checksum) and"
+                        + " REPLICATION CLIENT. Online DDL: the user on every shard that creates, compares, locks and"
+                        + " renames the tables (SELECT, CREATE, ALTER, DROP, LOCK TABLES, INSERT on the database;"
+                        + " PROCESS to see the cut-over's metadata lock).", GROUP_SERVERS, ++o, Width.MEDIUM, "Source user");
         def.define(SOURCE_PASSWORD, Type.PASSWORD, "", Importance.HIGH, "The source user's password.", GROUP_SERVERS,
                 ++o, Width.MEDIUM, "Source password");
-        def.define(TARGET_HOST, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
-                Importance.HIGH, "The clone target's server.", GROUP_SERVERS, ++o, Width.MEDIUM, "Target host");
+        def.define(TARGET_HOST, Type.STRING, "", Importance.HIGH,
+                "Clone: the clone target's server.", GROUP_SERVERS, ++o, Width.MEDIUM, "Target host");
         def.define(TARGET_PORT, Type.INT, 3306, ConfigDef.Range.between(1, 65535), Importance.HIGH,
                 "The target server's port.", GROUP_SERVERS, ++o, Width.SHORT, "Target port");
-        def.define(TARGET_USER, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
-                Importance.HIGH, "A target user that may read the applier's state, write its control row and run the"
+        def.define(TARGET_USER, Type.STRING, "", Importance.HIGH, "Clone: a target user that may read the applier's state, write its control row and run the"
                         + " hand-off (REPLICATION SLAVE ADMIN / SUPER, and RESET MASTER rights).", GROUP_SERVERS, ++o,
                 Width.MEDIUM, "Target user");
         def.define(TARGET_PASSWORD, Type.PASSWORD, "", Importance.HIGH, "The target user's password.", GROUP_SERVERS,
@@ -95,8 +115,7 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
         def.define(REPLICATION_PORT, Type.INT, 0, ConfigDef.Range.between(0, 65535), Importance.MEDIUM,
                 "The source's port for replication; 0 means source.port.", GROUP_HANDOFF, ++o, Width.SHORT,
                 "Replication source port");
-        def.define(REPLICATION_USER, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
-                Importance.HIGH, "The user the target replicates as (REPLICATION SLAVE on the source); the preflight"
+        def.define(REPLICATION_USER, Type.STRING, "", Importance.HIGH, "Clone: the user the target replicates as (REPLICATION SLAVE on the source); the preflight"
                         + " checks it exists and may replicate.", GROUP_HANDOFF, ++o, Width.MEDIUM,
                 "Replication user");
         def.define(REPLICATION_PASSWORD, Type.PASSWORD, "", Importance.HIGH, "The replication user's password.",
@@ -115,6 +134,38 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
         def.define(FORCE, Type.BOOLEAN, false, Importance.LOW,
                 "Skip the preflight's refusal of a target that already holds user databases.", GROUP_HANDOFF, ++o,
                 Width.SHORT, "Force");
+        o = 0;
+        def.define(SHARDS, Type.LIST, "", Importance.HIGH,
+                "Online DDL: the shards holding the table, <shard>=<host>:<port> (as the source connector's"
+                        + " topology).", GROUP_DDL, ++o, Width.LONG, "Shards");
+        def.define(DDL_DATABASE, Type.STRING, "", Importance.HIGH, "Online DDL: the database of the table.",
+                GROUP_DDL, ++o, Width.MEDIUM, "Database");
+        def.define(DDL_TABLE, Type.STRING, "", Importance.HIGH, "Online DDL: the table to alter.", GROUP_DDL, ++o,
+                Width.MEDIUM, "Table");
+        def.define(DDL_ALTER, Type.STRING, "", Importance.HIGH,
+                "Online DDL: the ALTER TABLE statement, or what follows 'ALTER TABLE <table>', e.g. 'MODIFY amount"
+                        + " DECIMAL(14,2), ADD INDEX (k), RENAME COLUMN v TO v2'.", GROUP_DDL, ++o, Width.LONG,
+                "ALTER");
+        def.define(DDL_MIGRATION, Type.STRING, "", Importance.MEDIUM,
+                "Online DDL: the migration id the applier (ghost.migration) finds the plan under; empty means the"
+                        + " workflow name.", GROUP_DDL, ++o, Width.MEDIUM, "Migration id");
+        def.define(DDL_ALLOW_NEW_UNIQUE, Type.BOOLEAN, false, Importance.MEDIUM,
+                "Online DDL: accept an ALTER that adds a UNIQUE key; rows that violate it then fail the migration"
+                        + " (never dropped or replaced).", GROUP_DDL, ++o, Width.SHORT, "Allow a new unique key");
+        def.define(DDL_GHOST_FORMAT, Type.STRING, "_${table}_gho", new ConfigDef.NonEmptyString(), Importance.LOW,
+                "Online DDL: the ghost table's name; ${table} is replaced.", GROUP_DDL, ++o, Width.MEDIUM,
+                "Ghost table name");
+        def.define(CUTOVER_MODE, Type.STRING, "all-at-once",
+                ConfigDef.CaseInsensitiveValidString.in("all-at-once", "per-shard"), Importance.MEDIUM,
+                "Online DDL: 'all-at-once' locks the table on every shard, then swaps all; 'per-shard' swaps each"
+                        + " shard as it is ready.", GROUP_DDL, ++o, Width.SHORT, "Cut-over mode");
+        def.define(CUTOVER_LOCK_TIMEOUT_MS, Type.LONG, 3_000L, ConfigDef.Range.atLeast(100), Importance.MEDIUM,
+                "Online DDL: the longest a cut-over attempt blocks writes to the table (lock wait and hold); past"
+                        + " it the attempt is abandoned, the original table stays, and it is retried.", GROUP_DDL,
+                ++o, Width.SHORT, "Cut-over lock timeout (ms)");
+        def.define(CUTOVER_MAX_ATTEMPTS, Type.INT, 10, ConfigDef.Range.atLeast(1), Importance.LOW,
+                "Online DDL: cut-over attempts before the workflow fails.", GROUP_DDL, ++o, Width.SHORT,
+                "Cut-over attempts");
         return def;
     }
 
@@ -171,6 +222,68 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
 
     public boolean force() {
         return getBoolean(FORCE);
+    }
+
+    public String workflowType() {
+        return getString(WORKFLOW).toLowerCase(java.util.Locale.ROOT);
+    }
+
+    public boolean cancelled() {
+        return getBoolean(CANCEL);
+    }
+
+    /** Online DDL: each shard's name and server, with the source credentials. */
+    public java.util.LinkedHashMap<String, Endpoint> shards() {
+        java.util.LinkedHashMap<String, Endpoint> out = new java.util.LinkedHashMap<>();
+        for (String e : getList(SHARDS)) {
+            int eq = e.indexOf('=');
+            int colon = e.lastIndexOf(':');
+            if (eq <= 0 || colon < eq) {
+                throw new org.apache.kafka.common.config.ConfigException(SHARDS, e,
+                        "must be <shard>=<host>:<port>, e.g. -80=10.0.0.1:3306");
+            }
+            out.put(e.substring(0, eq).strip(), new Endpoint(e.substring(eq + 1, colon).strip(),
+                    Integer.parseInt(e.substring(colon + 1).strip()), getString(SOURCE_USER),
+                    getPassword(SOURCE_PASSWORD)));
+        }
+        return out;
+    }
+
+    public String ddlDatabase() {
+        return getString(DDL_DATABASE);
+    }
+
+    public String ddlTable() {
+        return getString(DDL_TABLE);
+    }
+
+    public String ddlAlter() {
+        return getString(DDL_ALTER);
+    }
+
+    public String ddlMigration(String workflowName) {
+        String m = getString(DDL_MIGRATION);
+        return m == null || m.isBlank() ? workflowName : m;
+    }
+
+    public boolean allowNewUniqueKey() {
+        return getBoolean(DDL_ALLOW_NEW_UNIQUE);
+    }
+
+    public String ghostName(String table) {
+        return getString(DDL_GHOST_FORMAT).replace("${table}", table);
+    }
+
+    public boolean cutOverAllAtOnce() {
+        return "all-at-once".equalsIgnoreCase(getString(CUTOVER_MODE));
+    }
+
+    public Duration cutOverLockTimeout() {
+        return Duration.ofMillis(getLong(CUTOVER_LOCK_TIMEOUT_MS));
+    }
+
+    public int cutOverMaxAttempts() {
+        return getInt(CUTOVER_MAX_ATTEMPTS);
     }
 
     public Duration pollInterval() {

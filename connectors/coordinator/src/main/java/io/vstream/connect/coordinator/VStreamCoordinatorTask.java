@@ -19,7 +19,7 @@ public class VStreamCoordinatorTask extends SourceTask {
     private static final long STATUS_EVERY_MS = 30_000;
 
     private VStreamCoordinatorConnectorConfig config;
-    private CloneWorkflow workflow;
+    private Workflow workflow;
     private StatusRecords records;
     private WorkflowStatus status;
     private String workflowName;
@@ -36,8 +36,9 @@ public class VStreamCoordinatorTask extends SourceTask {
     public void start(Map<String, String> props) {
         config = new VStreamCoordinatorConnectorConfig(props);
         workflowName = config.workflowName(props.getOrDefault("name", "vstream-coordinator"));
-        workflow = new CloneWorkflow(config, workflowName);
-        records = new StatusRecords(config.statusTopic(), workflowName, "clone");
+        workflow = "online-ddl".equals(config.workflowType()) ? new OnlineDdlWorkflow(config, workflowName)
+                : new CloneWorkflow(config, workflowName);
+        records = new StatusRecords(config.statusTopic(), workflowName, workflow.type());
         status = WorkflowStatus.fromOffset(context.offsetStorageReader().offset(WorkflowStatus.partition(workflowName)));
         LOG.info("Coordinator of workflow '{}' starting in state {}{}", workflowName, status.state(),
                 status.step() == null ? "" : " at step " + status.step());
@@ -49,7 +50,7 @@ public class VStreamCoordinatorTask extends SourceTask {
         first = false;
         WorkflowStatus next;
         try {
-            next = workflow.step(status);
+            next = config.cancelled() && !status.state().isFinal() ? workflow.cancel(status) : workflow.step(status);
         } catch (java.sql.SQLException e) {
             LOG.warn("Workflow {}: cannot reach a server ({}); trying again", workflowName, e.toString());
             return emit(new WorkflowStatus(status.state(), status.step(), status.attempts(),

@@ -60,8 +60,9 @@ final class PartitionApplier implements AutoCloseable {
     private final List<Struct> chunkRows = new ArrayList<>();
     private boolean serial;
     private ControlStore.Control control = ControlStore.Control.RUN;
-    private long rowsApplied;
-    private long transactionsApplied;
+    private volatile long rowsApplied;
+    private volatile long transactionsApplied;
+    private volatile long lagMs;
 
     PartitionApplier(String topic, int partition, SinkSettings settings) {
         this.topic = topic;
@@ -365,6 +366,9 @@ final class PartitionApplier implements AutoCloseable {
             transactionsApplied++;
         }
         commitState(record, ks, sh, after);
+        if (record.timestamp() != null) {
+            lagMs = Math.max(0, System.currentTimeMillis() - record.timestamp());
+        }
     }
 
     private void lastPk(SinkRecord record, Struct value) throws SQLException {
@@ -554,6 +558,10 @@ final class PartitionApplier implements AutoCloseable {
 
     long transactionsApplied() {
         return transactionsApplied;
+    }
+
+    long lagMs() {
+        return lagMs;
     }
 
     String position() {

@@ -29,6 +29,7 @@ public class VStreamSinkTask extends SinkTask {
     private static final Logger LOG = LoggerFactory.getLogger(VStreamSinkTask.class);
 
     private SinkSettings settings;
+    private String connectorName;
     private final Map<TopicPartition, PartitionApplier> appliers = new HashMap<>();
     private final Set<TopicPartition> needsRecovery = new HashSet<>();
     private ErrantRecordReporter reporter;
@@ -36,6 +37,7 @@ public class VStreamSinkTask extends SinkTask {
     private long failingSinceMs;
     private long nextControlRead;
     private final Set<TopicPartition> halted = new HashSet<>();
+    private final Map<TopicPartition, ApplierMetrics> metrics = new HashMap<>();
 
     @Override
     public String version() {
@@ -45,7 +47,8 @@ public class VStreamSinkTask extends SinkTask {
     @Override
     public void start(Map<String, String> props) {
         VStreamSinkConnectorConfig config = new VStreamSinkConnectorConfig(props);
-        settings = SinkSettings.of(config, props.getOrDefault("name", "vstream-sink"));
+        connectorName = props.getOrDefault("name", "vstream-sink");
+        settings = SinkSettings.of(config, connectorName);
         try {
             reporter = context.errantRecordReporter();
         } catch (NoSuchMethodError | NoClassDefFoundError e) {
@@ -60,6 +63,7 @@ public class VStreamSinkTask extends SinkTask {
         for (TopicPartition tp : partitions) {
             PartitionApplier a = new PartitionApplier(tp.topic(), tp.partition(), settings);
             appliers.put(tp, a);
+            metrics.put(tp, ApplierMetrics.register(connectorName, a));
             try {
                 long applied = a.open();
                 if (applied >= 0) {
@@ -80,6 +84,10 @@ public class VStreamSinkTask extends SinkTask {
     public void close(Collection<TopicPartition> partitions) {
         for (TopicPartition tp : partitions) {
             PartitionApplier a = appliers.remove(tp);
+            ApplierMetrics m = metrics.remove(tp);
+            if (m != null) {
+                m.close();
+            }
             if (a != null) {
                 a.abort();
                 a.close();
@@ -283,6 +291,8 @@ public class VStreamSinkTask extends SinkTask {
             a.close();
         }
         appliers.clear();
+        metrics.values().forEach(ApplierMetrics::close);
+        metrics.clear();
         LOG.info("Sink task stopped");
     }
 

@@ -28,6 +28,8 @@ final class RecordFactory {
     private final String topic;
     private final Map<String, String> partition;
     private final long epoch;
+    private ShardGtid lastOffsetOf;
+    private Map<String, Object> lastOffset;
 
     RecordFactory(String connectorName, String topicPrefix, String keyspace, String shard, long epoch) {
         this.connectorName = connectorName;
@@ -36,6 +38,18 @@ final class RecordFactory {
         this.topic = TopicNames.shardTopic(topicPrefix, keyspace, shard);
         this.partition = OffsetCodec.partition(keyspace, shard);
         this.epoch = epoch;
+    }
+
+    /**
+     * The offset map of a position. Every record of a transaction carries the same position object, so the map is
+     * built once per position rather than once per record (it is immutable).
+     */
+    private Map<String, Object> offsetMap(ShardGtid at) {
+        if (at != lastOffsetOf) {
+            lastOffset = OffsetCodec.offset(at);
+            lastOffsetOf = at;
+        }
+        return lastOffset;
     }
 
     String topic() {
@@ -113,13 +127,13 @@ final class RecordFactory {
                 txn);
         Struct key = table.key(after != null ? after : before);
         ConnectHeaders headers = headers(EventType.ROW, table.table().table());
-        return new SourceRecord(partition, OffsetCodec.offset(offset), topic, 0, table.keySchema(), key,
+        return new SourceRecord(partition, offsetMap(offset), topic, 0, table.keySchema(), key,
                 table.envelopeSchema(), value, tsMs, headers);
     }
 
     private SourceRecord control(EventType type, String table, Schema schema, Struct value, ShardGtid offset,
                                  long tsMs) {
-        return new SourceRecord(partition, OffsetCodec.offset(offset), topic, 0, null, null, schema, value, tsMs,
+        return new SourceRecord(partition, offsetMap(offset), topic, 0, null, null, schema, value, tsMs,
                 headers(type, table));
     }
 

@@ -2,7 +2,6 @@ package io.vstream.connect.coordinator.ddl;
 
 import io.vstream.connect.core.sql.SqlIdentifiers;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
@@ -54,8 +53,7 @@ public record TableShape(List<Column> columns, List<UniqueKey> uniqueKeys) {
 
     /** The column named {@code name}, ignoring case as MySQL does for column names. */
     public Optional<Column> column(String name) {
-        String lower = name.toLowerCase(Locale.ROOT);
-        return columns.stream().filter(c -> c.name().toLowerCase(Locale.ROOT).equals(lower)).findFirst();
+        return columns.stream().filter(c -> c.name().equalsIgnoreCase(name)).findFirst();
     }
 
     public boolean hasColumn(String name) {

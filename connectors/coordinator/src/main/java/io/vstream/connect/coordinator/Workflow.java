@@ -1,0 +1,18 @@
+package io.vstream.connect.coordinator;
+
+import java.sql.SQLException;
+
+/** A workflow's state machine, advanced one round at a time by the coordinator task. */
+interface Workflow {
+    /** The workflow type in status records, e.g. {@code clone}. */
+    String type();
+
+    /** One round: looks at the servers and returns the next status (the same one when nothing changed). */
+    WorkflowStatus step(WorkflowStatus status) throws SQLException, InterruptedException;
+
+    /** Stops the workflow for good at the operator's request, undoing what can be undone; returns CANCELLED. */
+    WorkflowStatus cancel(WorkflowStatus status) throws SQLException;
+
+    /** What the last round measured. */
+    StatusRecords.Progress progress();
+}
