@@ -18,6 +18,12 @@ final class Alternation {
 
     static Alternation run(String scenario, String unit, int warmupCount, int pairCount, Run us, Run peer)
             throws Exception {
+        return run(scenario, unit, ScenarioResult.Goal.RATE, warmupCount, pairCount, us, peer);
+    }
+
+    /** As above; {@code goal} says which ratio to print (of rates, or of times). */
+    static Alternation run(String scenario, String unit, ScenarioResult.Goal goal, int warmupCount, int pairCount,
+                           Run us, Run peer) throws Exception {
         Alternation a = new Alternation();
         for (int i = 0; i < warmupCount + pairCount; i++) {
             boolean warmup = i < warmupCount;
@@ -29,7 +35,8 @@ final class Alternation {
             ScenarioResult.Pair pair = new ScenarioResult.Pair(u, p);
             (warmup ? a.warmups : a.pairs).add(pair);
             if (pair.valid()) {
-                Bench.say(String.format("%s: ratio us/peer %.3f", label, pair.ratio()));
+                Bench.say(String.format("%s: ratio us/peer %.3f%s", label, goal.ratio(pair),
+                        goal == ScenarioResult.Goal.TIME ? " (time)" : ""));
             }
         }
         return a;
@@ -38,6 +45,6 @@ final class Alternation {
     private static void report(String label, Measurement m, String unit) {
         Bench.say(String.format("%s: %-4s %7.2f s  %,10.0f %s/s%s%s", label, m.side(), m.seconds(), m.rate(), unit,
                 Double.isNaN(m.streamSeconds()) ? "" : String.format(" (first to last: %.2f s)", m.streamSeconds()),
-                m.valid() ? "" : "  INVALID: " + m.note()));
+                m.valid() ? (m.note().isEmpty() ? "" : "  (" + m.note() + ")") : "  INVALID: " + m.note()));
     }
 }

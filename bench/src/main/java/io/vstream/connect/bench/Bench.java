@@ -71,13 +71,16 @@ public final class Bench {
             machine = Machine.probe(version);
             say("machine: " + machine.cpus() + " CPUs, " + machine.memoryMb() + " MB, " + machine.jdk() + ", MariaDB "
                     + version + ", load average " + machine.loadAtStart());
-            for (String name : List.of("cdc", "copy")) {
+            for (String name : List.of("cdc", "copy", "clone")) {
                 if (!options.scenarios().contains(name)) {
                     continue;
                 }
                 try {
-                    results.add(name.equals("cdc") ? new CdcScenario(shards, options, runId).run()
-                            : new CopyScenario(shards, options, runId).run());
+                    results.add(switch (name) {
+                        case "cdc" -> new CdcScenario(shards, options, runId).run();
+                        case "copy" -> new CopyScenario(shards, options, runId).run();
+                        default -> new CloneScenario(shards, options, runId).run();
+                    });
                 } catch (Exception e) {
                     say(name + ": FAILED: " + e);
                     e.printStackTrace();
@@ -89,16 +92,23 @@ public final class Bench {
         Map<String, String> setup = new LinkedHashMap<>();
         setup.put("MariaDB", "one mariadbd started by the benchmark (test-support's MariaDbShards: binlog ROW, FULL"
                 + " row image, binlog_row_metadata=FULL, strict GTIDs) with " + String.join(", ", SHARD_CONFIG)
-                + "; us and peer read the same server");
+                + "; us and peer read the same server (the clone scenario starts a second one as its target)");
         setup.putAll(clusterSettings());
         setup.put("converter", SourceRun.converterDescription(options.converter()) + ", set on the connector");
         Path md = new Report(started, options, machine, setup, results, errors).write(options.outDir(), stamp);
         say("report: " + md + " (and .json)");
         for (ScenarioResult r : results) {
             Stats ratio = r.ratio();
-            say(String.format("%s: us %,.0f %s/s, peer %,.0f %s/s, median ratio %.3f (target %.2f: %s)", r.name(),
-                    r.usRate().median(), r.unit(), r.peerRate().median(), r.unit(), ratio.median(), r.targetRatio(),
-                    !r.complete() ? "no result, invalid runs" : r.targetMet() ? "met" : "not met"));
+            String verdict = !r.complete() ? "no result, invalid runs" : r.targetMet() ? "met" : "not met";
+            if (r.goal() == ScenarioResult.Goal.TIME) {
+                say(String.format("%s: us %.2f s, peer %.2f s, median ratio us/peer (time) %.3f (target at most"
+                                + " %.2f: %s)", r.name(), r.usSeconds().median(), r.peerSeconds().median(), ratio.median(),
+                        r.targetRatio(), verdict));
+            } else {
+                say(String.format("%s: us %,.0f %s/s, peer %,.0f %s/s, median ratio %.3f (target %.2f: %s)", r.name(),
+                        r.usRate().median(), r.unit(), r.peerRate().median(), r.unit(), ratio.median(),
+                        r.targetRatio(), verdict));
+            }
         }
         boolean complete = errors.isEmpty() && results.stream().allMatch(ScenarioResult::complete);
         return complete ? 0 : 2;
@@ -124,8 +134,9 @@ public final class Bench {
                 + " all its runs (each run has its own connector name, topic prefix, binlog server_id and topics, which"
                 + " are deleted after it)");
         s.put("worker", "test-support's ConnectCluster defaults: plugin.discovery=service_load, offset.flush.interval.ms=500, producer defaults; the shard topic is"
-                + " created before the deploy with 1 partition and message.timestamp.type=LogAppendTime (the end time"
-                + " is the broker's append time of the end record)");
+                + " created before the deploy with 1 partition and message.timestamp.type=LogAppendTime (in cdc and"
+                + " copy the end time is the broker's append time of the end record; in clone it is read on the"
+                + " target, see its settings)");
         return s;
     }
 

@@ -6,8 +6,8 @@ import java.util.Locale;
 import java.util.List;
 
 /**
- * The command line of the benchmark: {@code [--scale tiny|small|medium] [--only cdc|copy] [--pairs N] [--warmup N]
- * [--out DIR] [--run-timeout SECONDS]}.
+ * The command line of the benchmark: {@code [--scale tiny|small|medium] [--only cdc|copy|clone] [--pairs N]
+ * [--warmup N] [--converter json-schemas|json] [--out DIR] [--run-timeout SECONDS]}.
  *
  * @param scale      how much data
  * @param scenarios  which scenarios to run
@@ -17,17 +17,19 @@ import java.util.List;
  * @param workDir    where scratch files go
  * @param runTimeout the longest one run may take
  * @param converter  the connector's key and value converter: {@code json-schemas} (JsonConverter with schemas, the
- *                   worker default of the test harness) or {@code json} (JsonConverter without schemas)
+ *                   worker default of the test harness) or {@code json} (JsonConverter without schemas); the clone
+ *                   scenario always uses schemas (the sink needs them)
  */
 record BenchOptions(Scale scale, List<String> scenarios, int pairs, int warmups, Path outDir, Path workDir,
                     Duration runTimeout, String converter) {
 
-    static final String USAGE = "usage: bench/run [--scale tiny|small|medium] [--only cdc|copy] [--pairs N] [--warmup N]"
+    static final String USAGE = "usage: bench/run [--scale tiny|small|medium] [--only cdc|copy|clone] [--pairs N]"
+            + " [--warmup N]"
             + " [--converter json-schemas|json] [--out DIR] [--run-timeout SECONDS]";
 
     static BenchOptions parse(String... args) {
         Scale scale = Scale.SMALL;
-        List<String> scenarios = List.of("cdc", "copy");
+        List<String> scenarios = List.of("cdc", "copy", "clone");
         int pairs = 3;
         int warmups = 1;
         Path out = Path.of("results");
@@ -41,8 +43,8 @@ record BenchOptions(Scale scale, List<String> scenarios, int pairs, int warmups,
                 case "--scale" -> scale = Scale.parse(require(a, v));
                 case "--only" -> {
                     String s = require(a, v).toLowerCase(Locale.ROOT);
-                    if (!s.equals("cdc") && !s.equals("copy")) {
-                        throw new IllegalArgumentException("--only must be cdc or copy, was '" + s + "'");
+                    if (!s.equals("cdc") && !s.equals("copy") && !s.equals("clone")) {
+                        throw new IllegalArgumentException("--only must be cdc, copy or clone, was '" + s + "'");
                     }
                     scenarios = List.of(s);
                 }

@@ -102,6 +102,34 @@ final class BenchTable {
         return server.queryLong(database, "SELECT COUNT(*) FROM " + table);
     }
 
+    /**
+     * The row count and a checksum of a table of this shape: {@code BIT_XOR(CRC32(CONCAT_WS(...)))} over every column,
+     * with a NULL marker for the nullable one (CONCAT_WS skips NULLs). Equal on two servers: same rows.
+     */
+    record Checksum(long rows, long crc) {
+        @Override
+        public String toString() {
+            return String.format("%,d rows, checksum %d", rows, crc);
+        }
+    }
+
+    Checksum checksum() {
+        return checksum(server, database, table);
+    }
+
+    /** The {@link Checksum} of {@code database.table} on {@code server} (the benchmark table's shape). */
+    static Checksum checksum(MariaDbServer server, String database, String table) {
+        try (Connection c = server.connect(database); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT COUNT(*), COALESCE(BIT_XOR(CRC32(CONCAT_WS('|', id, customer,"
+                     + " amount, qty, created, note, ISNULL(note), status))), 0) FROM " + table)) {
+            rs.next();
+            return new Checksum(rs.getLong(1), rs.getLong(2));
+        } catch (SQLException e) {
+            throw new IllegalStateException("Cannot checksum " + database + "." + table + " on " + server + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
     private String insertSql(long first, int n) {
         StringBuilder sql = new StringBuilder(n * 110).append("INSERT INTO ").append(table).append(" VALUES ");
         for (long id = first; id < first + n; id++) {

@@ -69,7 +69,7 @@ final class CdcScenario {
             settings.put("ROW record size", ours.bytesPerRow() + " bytes (key and value as serialized, average)");
             return new ScenarioResult("cdc", String.format("%,d row changes read from one shard's binlog",
                     load.rowChanges()), "row changes", "vstream-source (Connect worker, Kafka)",
-                    "bare binlog client", TARGET, settings, runs.warmups, runs.pairs);
+                    "bare binlog client", TARGET, ScenarioResult.Goal.RATE, settings, runs.warmups, runs.pairs);
         }
     }
 }

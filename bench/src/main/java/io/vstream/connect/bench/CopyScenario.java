@@ -63,8 +63,8 @@ final class CopyScenario {
                     () -> dump.timed(table.database(), table.table(), rows, options.runTimeout()));
             settings.put("ROW record size", ours.bytesPerRow() + " bytes (key and value as serialized, average)");
             return new ScenarioResult("copy", String.format("%,d rows copied from one table of one shard", rows),
-                    "rows", "vstream-source copy phase (Connect worker, Kafka)", "mariadb-dump", TARGET, settings,
-                    runs.warmups, runs.pairs);
+                    "rows", "vstream-source copy phase (Connect worker, Kafka)", "mariadb-dump", TARGET,
+                    ScenarioResult.Goal.RATE, settings, runs.warmups, runs.pairs);
         }
     }
 }

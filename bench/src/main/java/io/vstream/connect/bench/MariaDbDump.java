@@ -113,7 +113,8 @@ final class MariaDbDump {
         return rows;
     }
 
-    private List<String> command(String database, String table) {
+    /** The dump command line of one table (for the clone scenario's pipe into {@code mariadb}). */
+    List<String> command(String database, String table) {
         List<String> c = new ArrayList<>();
         c.add(binary());
         c.add("--no-defaults");
@@ -130,5 +131,10 @@ final class MariaDbDump {
 
     private static String binary() {
         return Files.isExecutable(Path.of("/usr/bin/mariadb-dump")) ? "/usr/bin/mariadb-dump" : "mariadb-dump";
+    }
+
+    /** The command-line client, {@code mariadb}. */
+    static String clientBinary() {
+        return Files.isExecutable(Path.of("/usr/bin/mariadb")) ? "/usr/bin/mariadb" : "mariadb";
     }
 }

@@ -96,13 +96,26 @@ final class Report {
     /** The table of one scenario; docs/benchmarks.md copies it. */
     static void table(StringBuilder o, ScenarioResult s) {
         String unit = s.unit();
-        o.append("| ").append(s.name()).append(" | us: ").append(s.us()).append(" | peer: ").append(s.peer())
-                .append(" | ratio us/peer |\n");
+        boolean byTime = s.goal() == ScenarioResult.Goal.TIME;
+        o.append("| ").append(s.name()).append(" | us: ").append(cellText(s.us())).append(" | peer: ")
+                .append(cellText(s.peer()))
+                .append(byTime ? " | ratio us/peer (time) |\n" : " | ratio us/peer |\n");
         o.append("|---|---|---|---|\n");
         int i = 1;
         for (ScenarioResult.Pair p : s.pairs()) {
             o.append("| pair ").append(i++).append(" | ").append(cell(p.us())).append(" | ").append(cell(p.peer()))
-                    .append(" | ").append(p.valid() ? ratio(p.ratio()) : "invalid").append(" |\n");
+                    .append(" | ").append(p.valid() ? ratio(s.ratio(p)) : "invalid").append(" |\n");
+        }
+        if (byTime) {
+            Stats us = s.usSeconds();
+            Stats peer = s.peerSeconds();
+            Stats ratio = s.ratio();
+            o.append("| **median** | **").append(secs(us.median())).append("** | **").append(secs(peer.median()))
+                    .append("** | **").append(ratio(ratio.median())).append("** |\n");
+            o.append("| min-max | ").append(secs(us.min())).append(" - ").append(secs(us.max())).append(" | ")
+                    .append(secs(peer.min())).append(" - ").append(secs(peer.max())).append(" | ")
+                    .append(ratio(ratio.min())).append(" - ").append(ratio(ratio.max())).append(" |\n");
+            return;
         }
         Stats us = s.usRate();
         Stats peer = s.peerRate();
@@ -120,7 +133,8 @@ final class Report {
         table(o, s);
         o.append('\n');
         Stats ratio = s.ratio();
-        o.append("Target: us >= ").append(f2(s.targetRatio())).append("x peer: ");
+        o.append(s.goal() == ScenarioResult.Goal.TIME ? "Target: us <= " + f2(s.targetRatio()) + "x peer's time: "
+                : "Target: us >= " + f2(s.targetRatio()) + "x peer: ");
         if (!s.complete()) {
             o.append("**no result** (").append(s.invalidRuns()).append(" invalid run(s), see the notes below).\n");
         } else {
@@ -146,6 +160,7 @@ final class Report {
         o.append("\nSettings:\n");
         s.settings().forEach((k, v) -> o.append("- ").append(k).append(": ").append(v).append('\n'));
         boolean notes = false;
+        int n = 1;
         for (ScenarioResult.Pair p : s.pairs()) {
             for (Measurement m : List.of(p.us(), p.peer())) {
                 if (!m.note().isEmpty()) {
@@ -153,9 +168,11 @@ final class Report {
                         o.append("\nNotes:\n");
                         notes = true;
                     }
-                    o.append("- ").append(m.side()).append(": ").append(m.note().replace("\n", " ")).append('\n');
+                    o.append("- pair ").append(n).append(", ").append(m.side()).append(": ")
+                            .append(m.note().replace("\n", " ")).append('\n');
                 }
             }
+            n++;
         }
         o.append('\n');
     }
@@ -163,6 +180,15 @@ final class Report {
     private static String cell(Measurement m) {
         String base = String.format(Locale.ROOT, "%.2f s, %s/s", m.seconds(), rate(m.rate()));
         return m.valid() ? base : base + " (invalid)";
+    }
+
+    /** Text for a Markdown table cell: a pipe (as in {@code mariadb-dump | mariadb}) would end the cell. */
+    private static String cellText(String text) {
+        return text.replace("|", "\\|");
+    }
+
+    private static String secs(double d) {
+        return Double.isNaN(d) ? "-" : String.format(Locale.ROOT, "%.2f s", d);
     }
 
     private static String rate(double r) {
@@ -206,30 +232,34 @@ final class Report {
             n.put("us", s.us());
             n.put("peer", s.peer());
             n.put("target_ratio", s.targetRatio());
+            n.put("target_compares", s.goal() == ScenarioResult.Goal.TIME
+                    ? "seconds, us/peer at most target_ratio" : "rates, us/peer at least target_ratio");
             n.put("complete", s.complete());
             n.put("target_met", s.targetMet());
             ObjectNode sum = n.putObject("summary");
             stats(sum.putObject("us_rate"), s.usRate());
             stats(sum.putObject("peer_rate"), s.peerRate());
             stats(sum.putObject("ratio"), s.ratio());
+            stats(sum.putObject("us_seconds"), s.usSeconds());
+            stats(sum.putObject("peer_seconds"), s.peerSeconds());
             stats(sum.putObject("us_stream_rate"), s.usStreamRate());
             stats(sum.putObject("peer_stream_rate"), s.peerStreamRate());
             ObjectNode set = n.putObject("settings");
             s.settings().forEach(set::put);
-            pairs(n.putArray("warmups"), s.warmups());
-            pairs(n.putArray("pairs"), s.pairs());
+            pairs(n.putArray("warmups"), s.warmups(), s);
+            pairs(n.putArray("pairs"), s.pairs(), s);
         }
         ArrayNode err = root.putArray("errors");
         errors.forEach(err::add);
         return root;
     }
 
-    private static void pairs(ArrayNode out, List<ScenarioResult.Pair> pairs) {
+    private static void pairs(ArrayNode out, List<ScenarioResult.Pair> pairs, ScenarioResult s) {
         for (ScenarioResult.Pair p : pairs) {
             ObjectNode n = out.addObject();
             measurement(n.putObject("us"), p.us());
             measurement(n.putObject("peer"), p.peer());
-            number(n, "ratio", p.ratio());
+            number(n, "ratio", s.ratio(p));
         }
     }
 

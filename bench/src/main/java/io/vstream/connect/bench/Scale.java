@@ -9,7 +9,7 @@ import java.util.Locale;
  * @param cdcInsertRows rows the CDC load inserts (multi-row INSERT transactions of {@link #TXN_ROWS} rows)
  * @param cdcUpdateRows rows the CDC load updates (UPDATE transactions of {@link #TXN_ROWS} rows, one after every
  *                      {@code cdcInsertRows / cdcUpdateRows} insert transactions)
- * @param copyRows      rows of the table the copy scenario copies
+ * @param copyRows      rows of the table the copy scenario copies (and the clone scenario clones)
  */
 record Scale(String name, int cdcInsertRows, int cdcUpdateRows, int copyRows) {
     /** Rows per load transaction. */

@@ -6,21 +6,43 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The runs of one scenario, us and peer alternately on the same data, and what they add up to: rates per side
- * (median, min-max over the valid runs) and the ratio us/peer pair by pair.
+ * The runs of one scenario, us and peer alternately on the same data, and what they add up to: rates and times per
+ * side (median, min-max over the valid runs) and the ratio us/peer pair by pair, of rates or of times as the
+ * scenario's {@link Goal} says.
  *
- * @param name        {@code cdc} or {@code copy}
+ * @param name        {@code cdc}, {@code copy} or {@code clone}
  * @param title       one line saying what is moved
  * @param unit        what is counted ({@code row changes}, {@code rows})
  * @param us          what "us" is
  * @param peer        what "peer" is
- * @param targetRatio the ratio us/peer the connector should reach at least
+ * @param targetRatio the ratio us/peer the connector should reach: at least this (rates), at most this (times)
+ * @param goal        which ratio the target is about
  * @param settings    how the runs were set up, for the report
  * @param warmups     the warm-up pairs (run first, not counted)
  * @param pairs       the counted pairs, in run order (us first in each)
  */
-record ScenarioResult(String name, String title, String unit, String us, String peer, double targetRatio,
+record ScenarioResult(String name, String title, String unit, String us, String peer, double targetRatio, Goal goal,
                       Map<String, String> settings, List<Pair> warmups, List<Pair> pairs) {
+
+    /** What the target compares. */
+    enum Goal {
+        /** Items per second, us/peer: the ratio must be at least the target (cdc, copy). */
+        RATE,
+        /** Seconds to the end, us/peer: the ratio must be at most the target (clone). */
+        TIME;
+
+        /** The ratio of one valid pair that this goal compares. */
+        double ratio(Pair p) {
+            if (!p.valid()) {
+                return Double.NaN;
+            }
+            return this == RATE ? p.us().rate() / p.peer().rate() : p.us().seconds() / p.peer().seconds();
+        }
+
+        boolean met(double ratio, double target) {
+            return this == RATE ? ratio >= target : ratio <= target;
+        }
+    }
 
     /** One us run and the peer run right after it. */
     record Pair(Measurement us, Measurement peer) {
@@ -28,8 +50,9 @@ record ScenarioResult(String name, String title, String unit, String us, String 
             return us.valid() && peer.valid();
         }
 
+        /** us/peer of the rates (items per second). */
         double ratio() {
-            return valid() ? us.rate() / peer.rate() : Double.NaN;
+            return Goal.RATE.ratio(this);
         }
     }
 
@@ -47,6 +70,19 @@ record ScenarioResult(String name, String title, String unit, String us, String 
         return Stats.of(rates(false, false));
     }
 
+    Stats usSeconds() {
+        return Stats.of(seconds(true));
+    }
+
+    Stats peerSeconds() {
+        return Stats.of(seconds(false));
+    }
+
+    /** The ratio of one pair that the target is about (rates or times, see {@link Goal}). */
+    double ratio(Pair p) {
+        return goal.ratio(p);
+    }
+
     Stats usStreamRate() {
         return Stats.of(rates(true, true));
     }
@@ -59,7 +95,7 @@ record ScenarioResult(String name, String title, String unit, String us, String 
         List<Double> r = new ArrayList<>();
         for (Pair p : pairs) {
             if (p.valid()) {
-                r.add(p.ratio());
+                r.add(goal.ratio(p));
             }
         }
         return Stats.of(r);
@@ -76,7 +112,18 @@ record ScenarioResult(String name, String title, String unit, String us, String 
 
     boolean targetMet() {
         Stats r = ratio();
-        return complete() && r.median() >= targetRatio;
+        return complete() && goal.met(r.median(), targetRatio);
+    }
+
+    private List<Double> seconds(boolean ours) {
+        List<Double> out = new ArrayList<>();
+        for (Pair p : pairs) {
+            Measurement m = ours ? p.us() : p.peer();
+            if (m.valid()) {
+                out.add(m.seconds());
+            }
+        }
+        return out;
     }
 
     private List<Double> rates(boolean ours, boolean stream) {

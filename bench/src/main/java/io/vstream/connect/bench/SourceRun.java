@@ -97,7 +97,7 @@ final class SourceRun {
             while (result == null && System.nanoTime() < deadline) {
                 result = watcher.await(Duration.ofSeconds(2));
                 if (result == null) {
-                    failure = failedTask(name);
+                    failure = failedTask(connect, name);
                     if (failure != null) {
                         break;
                     }
@@ -135,7 +135,8 @@ final class SourceRun {
         return new Measurement("us", seconds, items, expected, stream, true, note);
     }
 
-    private String failedTask(String name) {
+    /** The stack trace of the connector or of a task of it that FAILED, or null. */
+    static String failedTask(ConnectCluster connect, String name) {
         try {
             ConnectorStateInfo s = connect.status(name);
             if ("FAILED".equals(s.connector().state())) {
@@ -152,7 +153,7 @@ final class SourceRun {
         return null;
     }
 
-    private static void deleteTopic(EmbeddedKafkaCluster kafka, String topic) {
+    static void deleteTopic(EmbeddedKafkaCluster kafka, String topic) {
         try {
             kafka.deleteTopic(topic);
         } catch (RuntimeException e) {
@@ -160,7 +161,7 @@ final class SourceRun {
         }
     }
 
-    private static String firstLine(String trace) {
+    static String firstLine(String trace) {
         int nl = trace.indexOf('\n');
         return nl < 0 ? trace : trace.substring(0, nl);
     }

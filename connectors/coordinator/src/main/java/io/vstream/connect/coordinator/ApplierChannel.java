@@ -58,7 +58,7 @@ final class ApplierChannel {
             st.execute("CREATE DATABASE IF NOT EXISTS " + SqlIdentifiers.quote(stateDb));
             st.execute("CREATE TABLE IF NOT EXISTS " + SqlIdentifiers.qualify(stateDb, "control")
                     + " (stream VARCHAR(128) NOT NULL PRIMARY KEY, command VARCHAR(16) NOT NULL, stop_at TEXT,"
-                    + " acked_command VARCHAR(16), acked_position TEXT, updated_at TIMESTAMP(6) NOT NULL DEFAULT"
+                    + " acked_command VARCHAR(16), acked_position TEXT, failure TEXT, updated_at TIMESTAMP(6) NOT NULL DEFAULT"
                     + " CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6)) ENGINE=InnoDB");
         }
         try (PreparedStatement ps = target.prepareStatement(SqlTag.tag("coordinator", "INSERT INTO "
@@ -70,6 +70,41 @@ final class ApplierChannel {
             ps.setString(3, stopAt);
             ps.executeUpdate();
         }
+    }
+
+    /** Why the applier stopped for good (it reports it in the control row), or {@code null}. */
+    String failure(Connection target) throws SQLException {
+        try (PreparedStatement ps = target.prepareStatement("SELECT failure FROM "
+                + SqlIdentifiers.qualify(stateDb, "control") + " WHERE stream = ?")) {
+            ps.setString(1, stream);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getString(1) : null;
+            }
+        } catch (SQLException e) {
+            if (e.getErrorCode() == 1146 || e.getErrorCode() == 1049 || e.getErrorCode() == 1054) {
+                return null;
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Waits until the applier acknowledges {@code command} (and, with a position, holds at least it); {@code null}
+     * when it does not within {@code timeout}.
+     */
+    Ack awaitAck(Connection target, String command, String position, java.time.Duration timeout)
+            throws SQLException, InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            Ack ack = ack(target);
+            if (ack != null && ack.command().equals(command) && (position == null || ack.position() != null
+                    && io.vstream.connect.core.position.GtidPosition.parse(ack.position())
+                    .contains(io.vstream.connect.core.position.GtidPosition.parse(position)))) {
+                return ack;
+            }
+            Thread.sleep(50);
+        }
+        return null;
     }
 
     /** The applier's acknowledgement, or {@code null} when it has not acknowledged the current command. */

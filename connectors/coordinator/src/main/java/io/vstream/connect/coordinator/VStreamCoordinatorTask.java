@@ -46,8 +46,11 @@ public class VStreamCoordinatorTask extends SourceTask {
 
     @Override
     public List<SourceRecord> poll() throws InterruptedException {
-        Thread.sleep(first ? 0 : config.pollInterval().toMillis());
-        first = false;
+        if (first) {
+            first = false;
+            return emit(status, true); // the state the workflow (re)starts in
+        }
+        Thread.sleep(config.pollInterval().toMillis());
         WorkflowStatus next;
         try {
             next = config.cancelled() && !status.state().isFinal() ? workflow.cancel(status) : workflow.step(status);

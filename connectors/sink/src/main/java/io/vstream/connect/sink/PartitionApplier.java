@@ -60,6 +60,7 @@ final class PartitionApplier implements AutoCloseable {
     private final List<Struct> chunkRows = new ArrayList<>();
     private boolean serial;
     private ControlStore.Control control = ControlStore.Control.RUN;
+    private boolean passedStopPoint; // a transaction beyond the stop position came: everything up to it is applied
     private volatile long rowsApplied;
     private volatile long transactionsApplied;
     private volatile long lagMs;
@@ -138,7 +139,11 @@ final class PartitionApplier implements AutoCloseable {
             controlConn.setAutoCommit(true);
             ControlStore.ensure(controlConn, settings.stateDatabase());
         }
-        control = controlStore.read(controlConn);
+        ControlStore.Control next = controlStore.read(controlConn);
+        if (!next.equals(control)) {
+            passedStopPoint = false;
+        }
+        control = next;
         return control;
     }
 
@@ -194,7 +199,8 @@ final class PartitionApplier implements AutoCloseable {
         return switch (control.command()) {
             case RUN -> false;
             case PAUSE, HANDED_OFF -> atBoundary();
-            case STOP_AT -> atBoundary() && position != null && containsPosition(position, control.stopAt());
+            case STOP_AT -> atBoundary() && (passedStopPoint
+                    || position != null && containsPosition(position, control.stopAt()));
         };
     }
 
@@ -217,7 +223,11 @@ final class PartitionApplier implements AutoCloseable {
 
     /** Acknowledges the control in force with the exact position the target holds. */
     void acknowledge() throws SQLException {
-        controlStore.acknowledge(conn, control.command(), position);
+        // past the stop point, the log has shown that every streamed transaction up to it is applied: the target
+        // holds the stop position for this stream's tables, whatever other transactions it contains
+        String held = control.command() == ControlStore.Command.STOP_AT && passedStopPoint ? control.stopAt()
+                : position;
+        controlStore.acknowledge(conn, control.command(), held);
         conn.commit();
     }
 
@@ -251,6 +261,9 @@ final class PartitionApplier implements AutoCloseable {
             boolean starts = type == EventType.BEGIN || type == EventType.DDL
                     || type == EventType.ROW && chunkTable == null && txnGtid == null;
             if (starts && !mayStart(gtid)) {
+                if (control.command() == ControlStore.Command.STOP_AT && gtid != null && atBoundary()) {
+                    passedStopPoint = true;
+                }
                 return false;
             }
         }
@@ -408,10 +421,8 @@ final class PartitionApplier implements AutoCloseable {
         }
         String gtid = value.getString("gtid");
         if (plan != null) {
-            String stmt = value.getString("statement").toLowerCase(java.util.Locale.ROOT);
-            if (stmt.matches("(?s).*\\b" + java.util.regex.Pattern.quote(plan.table().toLowerCase(java.util.Locale.ROOT))
-                    + "\\b.*")) {
-                String why = "a DDL statement touched table " + plan.table() + " during its online migration "
+            if (DdlTargets.touches(value.getString("statement"), plan.table())) {
+                String why = "a DDL statement changed table " + plan.table() + " during its online migration "
                         + plan.migration() + " (" + gtid + "): the migration cannot go on; cancel it and run it again";
                 reportFailure(why);
                 throw new ConnectException(why);

@@ -36,7 +36,9 @@ record SinkSettings(
         return new SinkSettings(c.mode(), c.getString(VStreamSinkConnectorConfig.GHOST_MIGRATION), targets,
                 c.streamName(connectorName), c.targetHost(), c.targetPort(), c.targetUser(),
                 c.targetPassword().value(), c.connectTimeout(),
-                c.targetBinlog() == VStreamSinkConnectorConfig.TargetBinlog.ON, c.stateDatabase(),
+                // a ghost table's rows must reach the shard's replicas like the table's: always binlogged
+                c.targetBinlog() == VStreamSinkConnectorConfig.TargetBinlog.ON
+                        || c.mode() == VStreamSinkConnectorConfig.Mode.GHOST, c.stateDatabase(),
                 c.getString(VStreamSinkConnectorConfig.TARGET_DATABASE_FORMAT),
                 c.getString(VStreamSinkConnectorConfig.TARGET_TABLE_FORMAT), c.tableCreate(), c.tableEngine(),
                 c.ddlApply(), c.batchMaxRows(), c.retryBackoffInitial(), c.retryBackoffMax(), c.retryMaxDuration());

@@ -94,7 +94,8 @@ public class VStreamSinkConnectorConfig extends AbstractConfig {
                 Importance.MEDIUM, "'off' (default): the applier's writes are not written to the target's binlog"
                         + " (SET SESSION sql_log_bin=0), so the target's GTID state stays clean and it can become a"
                         + " replica of the source at the exact applied position. 'on': they are, with the target's own"
-                        + " GTIDs.", GROUP_TARGET, ++o, Width.SHORT, "Target binlog");
+                        + " GTIDs. Ghost mode always binlogs (the ghost table must reach the shard's replicas).",
+                GROUP_TARGET, ++o, Width.SHORT, "Target binlog");
         def.define(CONNECT_TIMEOUT_MS, Type.LONG, 30_000L, ConfigDef.Range.atLeast(1_000), Importance.LOW,
                 "How long to wait for the target to accept a connection.", GROUP_TARGET, ++o, Width.SHORT,
                 "Connect timeout (ms)");

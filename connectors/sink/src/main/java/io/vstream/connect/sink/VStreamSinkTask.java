@@ -139,7 +139,7 @@ public class VStreamSinkTask extends SinkTask {
     }
 
     /**
-     * Reads the coordinator's command for each partition's target (at most every 500 ms), stops the partitions that
+     * Reads the coordinator's command for each partition's target (at most every 100 ms), stops the partitions that
      * have reached what it asks, and lets the others go on.
      */
     private void refreshControl() {
@@ -147,7 +147,7 @@ public class VStreamSinkTask extends SinkTask {
         if (now < nextControlRead) {
             return;
         }
-        nextControlRead = now + 500;
+        nextControlRead = now + 100;
         for (Map.Entry<TopicPartition, PartitionApplier> e : appliers.entrySet()) {
             TopicPartition tp = e.getKey();
             PartitionApplier a = e.getValue();

@@ -23,12 +23,12 @@ public record CutOverSettings(Duration lockWaitTimeout, Duration applierTimeout,
                               Duration renameLockWaitTimeout, int maxAttempts, Duration initialBackoff,
                               Duration maxBackoff) {
 
+    /** Margin of B's lock_wait_timeout over the wait for it to show up, covering step 6's two statements. */
+    static final Duration RENAME_MARGIN = Duration.ofSeconds(2);
+
     /** gh-ost's 3 s lock timeout, 3 s for the applier, 2 s to see the RENAME wait, 5 attempts, 1 s to 30 s backoff. */
     public static final CutOverSettings DEFAULTS = new CutOverSettings(Duration.ofSeconds(3), Duration.ofSeconds(3),
             Duration.ofSeconds(2), Duration.ofSeconds(8), 5, Duration.ofSeconds(1), Duration.ofSeconds(30));
-
-    /** Margin of B's lock_wait_timeout over the wait for it to show up, covering step 6's two statements. */
-    static final Duration RENAME_MARGIN = Duration.ofSeconds(2);
 
     public CutOverSettings {
         requirePositive(lockWaitTimeout, "lockWaitTimeout");

@@ -114,7 +114,12 @@ public final class AlterAnalyzer {
                         + " table of workflow '" + workflow + "' (" + ownerText(owner) + "), so it is left in place;"
                         + " drop it by hand if it is a leftover");
             }
-            execute(conn, "DROP TABLE IF EXISTS " + SqlIdentifiers.qualify(database, ghost));
+            Integer savedTimeout = setLockWaitTimeout(conn);
+            try {
+                execute(conn, "DROP TABLE IF EXISTS " + SqlIdentifiers.qualify(database, ghost));
+            } finally {
+                restoreLockWaitTimeout(conn, savedTimeout);
+            }
             LOG.info("Workflow {}: dropped ghost table {}", workflow, SqlIdentifiers.qualify(database, ghost));
         }
         registry.release(conn, database, ghost, workflow);

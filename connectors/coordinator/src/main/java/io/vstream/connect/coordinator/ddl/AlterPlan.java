@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vstream.connect.core.mapping.ColumnMapping;
+import io.vstream.connect.core.mapping.MigrationPlans;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -57,6 +58,11 @@ public record AlterPlan(String database, String table, String ghost, String alte
                             + " column " + target + " is not a shared column of the mapping")));
         }
         return out;
+    }
+
+    /** The part of the plan the applier reads from the shard ({@code MigrationPlans}), under a migration's name. */
+    public MigrationPlans.Plan toMigrationPlan(String migration) {
+        return new MigrationPlans.Plan(migration, database, table, ghost, mapping, sharedKey, addsUniqueKey());
     }
 
     /**

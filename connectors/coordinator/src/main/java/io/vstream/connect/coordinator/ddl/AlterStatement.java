@@ -11,8 +11,8 @@ import java.util.Set;
  * when it runs it on the ghost table), only a tokenizer that knows quotes and comments, so that this class can tell,
  * before anything is created, the ALTER's body (what follows {@code ALTER TABLE <t>}), the column renames it asks for
  * ({@code CHANGE [COLUMN] old new ...}, {@code RENAME COLUMN old TO new}), and what it does that an online migration
- * refuses: renaming the table, adding a foreign key, exchanging a partition, touching tablespaces, executable comments,
- * a second statement. Touches no server.
+ * refuses: renaming the table, adding a foreign key, moving partitions to or from another table (EXCHANGE, CONVERT),
+ * touching tablespaces, executable comments, a second statement. Touches no server.
  */
 public final class AlterStatement {
     /** A column rename the ALTER asks for; {@code clause} is how it was spelt, for messages. */
@@ -145,7 +145,9 @@ public final class AlterStatement {
             }
             boolean tablespace = (t.is("DISCARD") || t.is("IMPORT")) && next != null
                     && (next.is("TABLESPACE") || next.is("PARTITION"));
-            if (tablespace || t.is("EXCHANGE") && next != null && next.is("PARTITION")) {
+            boolean otherTable = t.is("EXCHANGE") && next != null && next.is("PARTITION")
+                    || t.is("CONVERT") && next != null && (next.is("PARTITION") || next.is("TABLE"));
+            if (tablespace || otherTable) {
                 throw new AlterRefusedException(Reason.UNSUPPORTED_OPERATION, "The ALTER does \"" + t.text + " "
                         + next.text + "\", which works on files or on another table, not on the table's schema: a"
                         + " ghost table cannot stand in for it. Run it directly, outside the migration.");

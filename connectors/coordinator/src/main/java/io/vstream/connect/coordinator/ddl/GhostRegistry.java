@@ -50,15 +50,17 @@ final class GhostRegistry {
     void claim(Connection c, String db, String original, String ghost, String workflow) throws SQLException {
         try (Statement st = c.createStatement()) {
             st.execute(SqlTag.tag(ROLE, "CREATE DATABASE IF NOT EXISTS " + SqlIdentifiers.quote(stateDb)));
-            st.execute(SqlTag.tag(ROLE, "CREATE TABLE IF NOT EXISTS " + table() + " (table_schema VARCHAR(64) NOT NULL,"
-                    + " ghost_name VARCHAR(64) NOT NULL, table_name VARCHAR(64) NOT NULL, workflow VARCHAR(255) NOT NULL,"
+            st.execute(SqlTag.tag(ROLE, "CREATE TABLE IF NOT EXISTS " + table()
+                    + " (table_schema VARCHAR(64) NOT NULL, ghost_name VARCHAR(64) NOT NULL,"
+                    + " table_name VARCHAR(64) NOT NULL, workflow VARCHAR(255) NOT NULL,"
                     + " created_at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6),"
                     + " PRIMARY KEY (table_schema, ghost_name)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4"
                     + " COLLATE=utf8mb4_bin"));
         }
         try (PreparedStatement ps = c.prepareStatement(SqlTag.tag(ROLE, "INSERT INTO " + table()
                 + " (table_schema, ghost_name, table_name, workflow) VALUES (?, ?, ?, ?) ON DUPLICATE KEY UPDATE"
-                + " table_name = VALUES(table_name), workflow = VALUES(workflow), created_at = CURRENT_TIMESTAMP(6)"))) {
+                + " table_name = VALUES(table_name), workflow = VALUES(workflow),"
+                + " created_at = CURRENT_TIMESTAMP(6)"))) {
             ps.setString(1, db);
             ps.setString(2, ghost);
             ps.setString(3, original);

@@ -97,9 +97,9 @@ final class ShapeDiff {
             if (!allowNewUniqueKey) {
                 throw new AlterRefusedException(Reason.NEW_UNIQUE_KEY, "The ALTER adds " + String.join(", ", newKeys)
                         + ", a uniqueness that " + table + " does not enforce: if rows collide on it, the migration"
-                        + " fails (rows are never dropped to make it hold). Check for duplicates first (SELECT the key's"
-                        + " columns, COUNT(*) ... GROUP BY them HAVING COUNT(*) > 1), then accept it by allowing a new"
-                        + " unique key for this migration.");
+                        + " fails (rows are never dropped to make it hold). Check for duplicates first (SELECT the"
+                        + " key's columns, COUNT(*) ... GROUP BY them HAVING COUNT(*) > 1), then accept it by"
+                        + " allowing a new unique key for this migration.");
             }
             notes.add("The new schema adds " + String.join(", ", newKeys) + " (accepted): a row that duplicates"
                     + " another on it fails the migration; no row is dropped.");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.vstream.connect.core.mapping.ColumnMapping;
+import io.vstream.connect.core.mapping.MigrationPlans;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,6 +46,13 @@ class AlterPlanTest {
         assertThat(p.addsUniqueKey()).isTrue();
         assertThat(plan().addsUniqueKey()).isFalse();
         assertThat(AlterPlan.fromJson(p.toJson())).isEqualTo(p);
+    }
+
+    @Test
+    void theApplierReadsItsPartOfThePlan() {
+        MigrationPlans.Plan m = plan().toMigrationPlan("orders-ddl");
+        assertThat(m).isEqualTo(new MigrationPlans.Plan("orders-ddl", "shop", "orders", "_orders_gho",
+                plan().mapping(), List.of("id"), false));
     }
 
     @Test

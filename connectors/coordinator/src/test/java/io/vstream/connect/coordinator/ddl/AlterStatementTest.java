@@ -138,6 +138,7 @@ class AlterStatementTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"EXCHANGE PARTITION p0 WITH TABLE other", "DISCARD TABLESPACE", "IMPORT TABLESPACE",
+            "CONVERT TABLE other TO PARTITION p9 VALUES LESS THAN (100)", "CONVERT PARTITION p0 TO TABLE other",
             "ADD COLUMN x INT /*!50100 , RENAME TO y */", "ADD COLUMN x INT /*M!100100 , RENAME TO y */"})
     void operationsAGhostCannotStandInForAreRefused(String text) {
         assertThat(refusal(text)).isEqualTo(Reason.UNSUPPORTED_OPERATION);
@@ -146,6 +147,7 @@ class AlterStatementTest {
     @Test
     void wordsThatOnlyLookDangerousAreFine() throws Exception {
         assertThat(parse("ADD COLUMN import INT, ADD COLUMN exchange INT, ADD COLUMN discard INT").renames()).isEmpty();
+        assertThat(parse("CONVERT TO CHARACTER SET utf8mb4").body()).isEqualTo("CONVERT TO CHARACTER SET utf8mb4");
     }
 
     @ParameterizedTest

@@ -1,0 +1,310 @@
+package io.vstream.connect.coordinator;
+
+import io.vstream.connect.coordinator.ddl.AlterAnalyzer;
+import io.vstream.connect.coordinator.ddl.AlterPlan;
+import io.vstream.connect.coordinator.ddl.AlterRefusedException;
+import io.vstream.connect.core.mapping.MigrationPlans;
+import io.vstream.connect.core.position.Flavor;
+import io.vstream.connect.core.position.GtidPosition;
+import io.vstream.connect.core.sql.ConsistentSnapshot;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The online-DDL workflow (seeds 001 and 000): validates the ALTER and creates the ghost table on every shard (the
+ * server parses the ALTER: {@link AlterAnalyzer}), stores the plan where the applier (the sink in ghost mode) reads it,
+ * waits while the applier copies and catches up, compares original and ghost by checksum through the column mapping
+ * at one exact position per shard, and swaps the tables atomically with the sentry cut-over, retrying a failed
+ * attempt with the original table in place. Touches every shard of the table.
+ */
+final class OnlineDdlWorkflow implements Workflow {
+    private static final Logger LOG = LoggerFactory.getLogger(OnlineDdlWorkflow.class);
+
+    private final VStreamCoordinatorConnectorConfig config;
+    private final String workflow;
+    private final String migration;
+    private final Map<String, VStreamCoordinatorConnectorConfig.Endpoint> shards;
+    private final ApplierChannel applier;
+    private final AlterAnalyzer analyzer;
+    private StatusRecords.Progress progress = StatusRecords.Progress.NONE;
+
+    OnlineDdlWorkflow(VStreamCoordinatorConnectorConfig config, String workflow) {
+        this.config = config;
+        this.workflow = workflow;
+        this.migration = config.ddlMigration(workflow);
+        this.shards = config.shards();
+        this.applier = new ApplierChannel(config.stateDatabase(), config.applierStream());
+        this.analyzer = AlterAnalyzer.builder(workflow).ghostNamePattern(config.getString(
+                        VStreamCoordinatorConnectorConfig.DDL_GHOST_FORMAT)).stateDatabase(config.stateDatabase())
+                .allowNewUniqueKey(config.allowNewUniqueKey()).build();
+    }
+
+    @Override
+    public String type() {
+        return "online-ddl";
+    }
+
+    @Override
+    public StatusRecords.Progress progress() {
+        return progress;
+    }
+
+    @Override
+    public WorkflowStatus step(WorkflowStatus status) throws SQLException, InterruptedException {
+        if (status.state().isFinal()) {
+            return status;
+        }
+        switch (status.state()) {
+            case CREATED:
+                return create(status);
+            case COPYING:
+            case CATCHING_UP:
+            case READY:
+            case POSTPONED:
+                return watch(status);
+            case CUTTING_OVER:
+                return cutOver(status);
+            default:
+                return status;
+        }
+    }
+
+    /** Analyzes the ALTER on every shard (creating the ghost tables) and stores the plans; refuses before anything runs. */
+    private WorkflowStatus create(WorkflowStatus status) throws SQLException {
+        Map<String, AlterPlan> plans = new LinkedHashMap<>();
+        for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : shards.entrySet()) {
+            try (Connection c = Servers.open(e.getValue())) {
+                AlterPlan plan = analyzer.analyze(c, config.ddlDatabase(), config.ddlTable(), config.ddlAlter());
+                AlterPlan first = plans.values().stream().findFirst().orElse(null);
+                if (first != null && first.difference(plan).isPresent()) {
+                    plans.put(e.getKey(), plan);
+                    dropGhosts(plans);
+                    return status.failed("shard " + e.getKey() + " migrates differently from the others ("
+                            + first.difference(plan).get() + "): the table must have the same definition on every"
+                            + " shard");
+                }
+                plans.put(e.getKey(), plan);
+                MigrationPlans.save(c, config.stateDatabase(), new MigrationPlans.Plan(migration, plan.database(),
+                        plan.table(), plan.ghost(), plan.mapping(), plan.sharedKey(), plan.addsUniqueKey()));
+                if (!plan.notes().isEmpty()) {
+                    LOG.info("Workflow {}: shard {}: {}", workflow, e.getKey(), String.join("; ", plan.notes()));
+                }
+            } catch (AlterRefusedException ex) {
+                dropGhosts(plans);
+                return status.failed("the ALTER is refused: " + ex.getMessage());
+            }
+        }
+        AlterPlan any = plans.values().iterator().next();
+        LOG.info("Workflow {}: ghost table {} created on {} shard(s); mapping {}", workflow, any.ghost(),
+                plans.size(), any.mapping().toJson());
+        return status.to(WorkflowState.COPYING);
+    }
+
+    private void dropGhosts(Map<String, AlterPlan> plans) {
+        for (Map.Entry<String, AlterPlan> p : plans.entrySet()) {
+            try (Connection c = Servers.open(shards.get(p.getKey()))) {
+                analyzer.dropGhost(c, p.getValue());
+                MigrationPlans.delete(c, config.stateDatabase(), migration);
+            } catch (SQLException | IllegalStateException ex) {
+                LOG.warn("Workflow {}: could not drop the ghost table on shard {} ({})", workflow, p.getKey(),
+                        ex.toString());
+            }
+        }
+    }
+
+    /** Looks at every shard's applier progress; the slowest shard decides the state. */
+    private WorkflowStatus watch(WorkflowStatus status) throws SQLException {
+        long maxLag = 0;
+        int copying = 0;
+        boolean unknown = false;
+        List<String> applied = new ArrayList<>();
+        for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : shards.entrySet()) {
+            try (Connection c = Servers.open(e.getValue())) {
+                String failure = applier.failure(c);
+                if (failure != null) {
+                    return status.failed("the applier on shard " + e.getKey() + " cannot go on: " + failure
+                            + "; the original table is untouched (cancel the workflow to drop the ghost tables)");
+                }
+                List<ApplierChannel.Applied> rows = applier.applied(c);
+                if (rows.size() != 1 || rows.get(0).position() == null) {
+                    unknown = true;
+                    continue;
+                }
+                ApplierChannel.Applied a = rows.get(0);
+                applied.add(e.getKey() + ":" + a.position());
+                String copy = a.copyState();
+                if (copy == null || copy.isBlank()) {
+                    unknown = true;
+                } else {
+                    copying += io.vstream.connect.core.position.OffsetCodec.copyStateFromJson(copy).size();
+                }
+                String src = "MariaDB/" + Servers.string(c, "SELECT @@GLOBAL.gtid_binlog_pos");
+                Long lag = CloneWorkflow.lag(src, a.position());
+                maxLag = Math.max(maxLag, lag == null ? Long.MAX_VALUE : lag);
+            }
+        }
+        progress = new StatusRecords.Progress(null, String.join(" ", applied), unknown ? null : maxLag,
+                unknown ? null : copying);
+        if (unknown || copying > 0) {
+            return status.state() == WorkflowState.COPYING ? status : status.to(WorkflowState.COPYING);
+        }
+        if (maxLag > config.readyMaxLag()) {
+            return status.state() == WorkflowState.CATCHING_UP ? status : status.to(WorkflowState.CATCHING_UP);
+        }
+        if (config.postponed()) {
+            return status.state() == WorkflowState.POSTPONED ? status : status.to(WorkflowState.POSTPONED);
+        }
+        if (status.state() != WorkflowState.READY) {
+            return status.to(WorkflowState.READY);
+        }
+        return status.at(HandoffStep.PAUSE);
+    }
+
+    /** The checksum at one exact position per shard, then the atomic swap on every shard. */
+    private WorkflowStatus cutOver(WorkflowStatus status) throws SQLException, InterruptedException {
+        if (status.attempts() >= config.cutOverMaxAttempts()) {
+            runAll("RUN");
+            return status.failed("the cut-over failed " + status.attempts() + " times (last: " + status.reason()
+                    + "); the original tables are in place and the applier runs; raise cutover.lock.timeout.ms or"
+                    + " cut over at a quieter time");
+        }
+        if (allSwapped()) {
+            runAll("HANDED_OFF");
+            return status.to(WorkflowState.COMPLETE);
+        }
+        Map<String, VStreamCoordinatorConnectorConfig.Endpoint> pending = new LinkedHashMap<>();
+        for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : shards.entrySet()) {
+            if (swapped(e.getValue())) {
+                continue; // an earlier attempt (per-shard mode) swapped it already
+            }
+            pending.put(e.getKey(), e.getValue());
+            String mismatch = checksum(e.getKey(), e.getValue());
+            if (mismatch != null) {
+                runAll("RUN");
+                return status.failed(mismatch);
+            }
+        }
+        String failure = CutOverRunner.run(this, config, pending, applier, workflow);
+        if (failure != null) {
+            runAll("RUN");
+            LOG.warn("Workflow {}: cut-over attempt {} did not swap: {}; retrying", workflow, status.attempts() + 1,
+                    failure);
+            return status.retry(failure);
+        }
+        runAll("HANDED_OFF");
+        LOG.info("Workflow {}: the tables are swapped on every shard; complete", workflow);
+        return status.to(WorkflowState.COMPLETE);
+    }
+
+    /**
+     * Pauses the shard's applier, stops it at the exact position S of a source snapshot, and compares the original
+     * (in the snapshot) with the ghost (which then holds exactly S) through the mapping; lets the applier run again.
+     */
+    private String checksum(String shard, VStreamCoordinatorConnectorConfig.Endpoint e)
+            throws SQLException, InterruptedException {
+        try (Connection c = Servers.open(e)) {
+            MigrationPlans.Plan plan = MigrationPlans.load(c, config.stateDatabase(), migration);
+            applier.command(c, "PAUSE", null);
+            if (applier.awaitAck(c, "PAUSE", null, config.stopTimeout()) == null) {
+                applier.command(c, "RUN", null);
+                return null; // no verdict this round; the cut-over's own barrier will catch a stuck applier
+            }
+            try (Connection snapConn = Servers.open(e);
+                 ConsistentSnapshot snap = ConsistentSnapshot.open(snapConn, Flavor.MARIADB, null)) {
+                String s = snap.position().format();
+                applier.command(c, "STOP_AT", s);
+                if (applier.awaitAck(c, "STOP_AT", s, config.stopTimeout()) == null) {
+                    applier.command(c, "RUN", null);
+                    return null;
+                }
+                MappedChecksum.Result r = MappedChecksum.compare(snap.connection(), c, plan.database(), plan.table(),
+                        plan.ghostTable(), plan.mapping());
+                applier.command(c, "RUN", null);
+                if (!r.equal()) {
+                    return "checksum at " + s + " on shard " + shard + ": the ghost table differs from the original"
+                            + " (original " + r.originalRows() + " rows, ghost " + r.ghostRows() + "); the original is"
+                            + " untouched; cancel and run the migration again";
+                }
+                LOG.info("Workflow {}: shard {}: original and ghost match at {} ({} rows{})", workflow, shard, s,
+                        r.originalRows(), r.uncovered().isEmpty() ? "" : "; not compared: " + r.uncovered());
+                return null;
+            }
+        }
+    }
+
+    /** The cut-over barrier of one shard: the applier reaches the position read under the lock, and idles there. */
+    void awaitApplied(VStreamCoordinatorConnectorConfig.Endpoint e, String position, Duration timeout)
+            throws SQLException, TimeoutException, InterruptedException {
+        try (Connection c = Servers.open(e)) {
+            applier.command(c, "STOP_AT", position);
+            if (applier.awaitAck(c, "STOP_AT", position, timeout) == null) {
+                throw new TimeoutException("the applier did not reach " + position + " within " + timeout.toMillis()
+                        + " ms");
+            }
+        }
+    }
+
+    private boolean allSwapped() throws SQLException {
+        for (VStreamCoordinatorConnectorConfig.Endpoint e : shards.values()) {
+            if (!swapped(e)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether a shard's table has been swapped: the ghost is gone and the table has the ghost's definition. */
+    private boolean swapped(VStreamCoordinatorConnectorConfig.Endpoint e) throws SQLException {
+        try (Connection c = Servers.open(e)) {
+            MigrationPlans.Plan plan = MigrationPlans.load(c, config.stateDatabase(), migration);
+            if (plan == null) {
+                return false;
+            }
+            return TableChecksum.tables(c, plan.database()).stream().noneMatch(t -> t.equals(plan.ghostTable()));
+        }
+    }
+
+    private void runAll(String command) {
+        for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : shards.entrySet()) {
+            try (Connection c = Servers.open(e.getValue())) {
+                applier.command(c, command, null);
+            } catch (SQLException ex) {
+                LOG.warn("Workflow {}: could not tell the applier on shard {} to {} ({})", workflow, e.getKey(),
+                        command, ex.toString());
+            }
+        }
+    }
+
+    /** Retires the appliers, drops the ghost tables and the plans; the original tables are untouched. */
+    @Override
+    public WorkflowStatus cancel(WorkflowStatus status) throws SQLException {
+        runAll("HANDED_OFF");
+        for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : shards.entrySet()) {
+            try (Connection c = Servers.open(e.getValue())) {
+                MigrationPlans.Plan plan = MigrationPlans.load(c, config.stateDatabase(), migration);
+                if (plan != null && !swapped(e.getValue())) {
+                    analyzer.dropGhost(c, plan.database(), plan.ghostTable());
+                }
+                MigrationPlans.delete(c, config.stateDatabase(), migration);
+            }
+        }
+        LOG.info("Workflow {}: cancelled; ghost tables dropped, original tables untouched", workflow);
+        return new WorkflowStatus(WorkflowState.CANCELLED, null, status.attempts(), "cancelled by the operator");
+    }
+
+    String migration() {
+        return migration;
+    }
+
+    static GtidPosition position(String text) {
+        return GtidPosition.parse(text);
+    }
+}

@@ -1,0 +1,101 @@
+package io.vstream.connect.sink;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Tells which tables a DDL statement changes (ALTER, DROP, TRUNCATE, RENAME, CREATE ... the table itself), so that
+ * an online migration fails when its table is changed underneath it, and not when a statement merely names it (our
+ * own {@code CREATE TABLE _t_gho LIKE t}). Statements vstream-connect issued itself are recognised by their tag.
+ */
+final class DdlTargets {
+    private static final Pattern COMMENT = Pattern.compile("/\\*.*?\\*/", Pattern.DOTALL);
+    private static final Pattern HEAD = Pattern.compile(
+            "^\\s*(ALTER\\s+(?:ONLINE\\s+)?(?:IGNORE\\s+)?TABLE|DROP\\s+(?:TEMPORARY\\s+)?TABLE|TRUNCATE(?:\\s+TABLE)?"
+                    + "|RENAME\\s+TABLE|CREATE\\s+(?:OR\\s+REPLACE\\s+)?(?:TEMPORARY\\s+)?TABLE)\\s+"
+                    + "(?:IF\\s+(?:NOT\\s+)?EXISTS\\s+)?(.*)$", Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+    private static final Pattern NAME = Pattern.compile("\\s*((?:`(?:[^`]|``)+`|[\\w$]+)(?:\\s*\\.\\s*(?:`(?:[^`]|``)+`|[\\w$]+))?)");
+
+    private DdlTargets() {
+    }
+
+    /** Whether {@code statement} changes {@code table} (any database). */
+    static boolean touches(String statement, String table) {
+        if (statement == null || statement.contains("vstream-connect:")) {
+            return false;
+        }
+        for (String t : targets(statement)) {
+            if (t.equalsIgnoreCase(table)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The tables a statement changes, without database names; empty for other statements. */
+    static List<String> targets(String statement) {
+        List<String> out = new ArrayList<>();
+        Matcher head = HEAD.matcher(COMMENT.matcher(statement).replaceAll(" "));
+        if (!head.matches()) {
+            return out;
+        }
+        String kind = head.group(1).toUpperCase(Locale.ROOT);
+        String rest = head.group(2);
+        boolean list = kind.startsWith("DROP") || kind.startsWith("RENAME");
+        int pos = 0;
+        while (true) {
+            Matcher m = NAME.matcher(rest);
+            if (!m.find(pos) || m.start() != pos) {
+                break;
+            }
+            out.add(unqualify(m.group(1)));
+            pos = m.end();
+            if (!list) {
+                break;
+            }
+            String tail = rest.substring(pos);
+            Matcher to = Pattern.compile("^\\s*TO\\s+", Pattern.CASE_INSENSITIVE).matcher(tail);
+            if (kind.startsWith("RENAME") && to.find()) {
+                Matcher target = NAME.matcher(tail.substring(to.end()));
+                if (target.lookingAt()) {
+                    pos += to.end() + target.end();
+                }
+            }
+            Matcher comma = Pattern.compile("^\\s*,").matcher(rest.substring(pos));
+            if (!comma.find()) {
+                break;
+            }
+            pos += comma.end();
+        }
+        return out;
+    }
+
+    private static String unqualify(String name) {
+        String n = name;
+        int dot = lastDotOutsideQuotes(n);
+        if (dot >= 0) {
+            n = n.substring(dot + 1).trim();
+        }
+        if (n.startsWith("`") && n.endsWith("`")) {
+            n = n.substring(1, n.length() - 1).replace("``", "`");
+        }
+        return n;
+    }
+
+    private static int lastDotOutsideQuotes(String s) {
+        boolean quoted = false;
+        int last = -1;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '`') {
+                quoted = !quoted;
+            } else if (c == '.' && !quoted) {
+                last = i;
+            }
+        }
+        return last;
+    }
+}

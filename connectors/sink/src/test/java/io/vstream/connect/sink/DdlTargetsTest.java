@@ -1,0 +1,29 @@
+package io.vstream.connect.sink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** Which tables a DDL statement changes. */
+class DdlTargetsTest {
+    @Test
+    void findsTheChangedTables() {
+        assertThat(DdlTargets.targets("ALTER TABLE orders ADD COLUMN x INT")).containsExactly("orders");
+        assertThat(DdlTargets.targets("alter online table `db`.`orders` add x int")).containsExactly("orders");
+        assertThat(DdlTargets.targets("DROP TABLE IF EXISTS a, `b`, db.orders")).containsExactly("a", "b", "orders");
+        assertThat(DdlTargets.targets("RENAME TABLE orders TO o2, x TO y")).containsExactly("orders", "x");
+        assertThat(DdlTargets.targets("TRUNCATE orders")).containsExactly("orders");
+        assertThat(DdlTargets.targets("CREATE TABLE `_orders_gho` LIKE `orders`")).containsExactly("_orders_gho");
+        assertThat(DdlTargets.targets("CREATE INDEX i ON orders (x)")).isEmpty();
+        assertThat(DdlTargets.targets("/* c */ ALTER TABLE `we``ird` ADD x INT")).containsExactly("we`ird");
+    }
+
+    @Test
+    void touchesOnlyTheTableItselfAndNeverOurOwnStatements() {
+        assertThat(DdlTargets.touches("CREATE TABLE _orders_gho LIKE orders", "orders")).isFalse();
+        assertThat(DdlTargets.touches("ALTER TABLE _orders_gho MODIFY x BIGINT", "orders")).isFalse();
+        assertThat(DdlTargets.touches("ALTER TABLE orders MODIFY x BIGINT", "orders")).isTrue();
+        assertThat(DdlTargets.touches("/* vstream-connect:online-ddl */ RENAME TABLE orders TO _orders_old,"
+                + " _orders_gho TO orders", "orders")).isFalse();
+    }
+}

@@ -1,0 +1,275 @@
+package io.vstream.connect.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vstream.connect.core.event.TopicNames;
+import io.vstream.connect.testsupport.connect.ConnectCluster;
+import io.vstream.connect.testsupport.db.MariaDbServer;
+import io.vstream.connect.testsupport.db.MariaDbShards;
+import io.vstream.connect.testsupport.load.LoadStats;
+import io.vstream.connect.testsupport.load.LoadTable;
+import io.vstream.connect.testsupport.load.Target;
+import io.vstream.connect.testsupport.load.WriteLoad;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.connect.data.Struct;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * An online ALTER on a table of two shards through our stream, under writers and readers that run through the whole
+ * migration including the cut-over (and a reader on a native replica of one shard): nobody ever gets "table doesn't
+ * exist", every acknowledged write is in the new table, and the new table has the new schema on every shard. Also
+ * postpone/release, cancel, and a new unique key that the data violates.
+ */
+class OnlineDdlIT {
+    @RegisterExtension
+    static final MariaDbShards SHARDS = MariaDbShards.builder().count(2).name("OnlineDdlIT").build();
+
+    static final String COORDINATOR_CLASS = "io.vstream.connect.coordinator.VStreamCoordinatorConnector";
+    static ConnectCluster connect;
+
+    @BeforeAll
+    static void startConnect() {
+        connect = ConnectCluster.builder().name("ddl").workers(2).start();
+    }
+
+    @AfterAll
+    static void stopConnect() {
+        if (connect != null) {
+            connect.close();
+        }
+    }
+
+    private static final String ALTER = "MODIFY amount DECIMAL(14,2) NOT NULL, ADD INDEX k_amount (k, amount),"
+            + " CHANGE COLUMN extra extra2 VARCHAR(40) NULL, DROP COLUMN legacy,"
+            + " ADD COLUMN created TIMESTAMP NULL DEFAULT NULL";
+
+    @Test
+    void alterUnderLoadSwapsAtomicallyOnEveryShard() throws Exception {
+        MariaDbServer replica = SHARDS.startReplica(0);
+        String db = SHARDS.freshDatabase();
+        Workflow w = new Workflow(db, "orders");
+        AtomicBoolean reading = new AtomicBoolean(true);
+        Map<String, AtomicLong> readErrors = new ConcurrentHashMap<>();
+        List<Thread> readers = new ArrayList<>();
+        try (WriteLoad load = WriteLoad.builder(Target.byModulo(SHARDS.servers(), db))
+                .table(LoadTable.standard("orders")).threads(2).keySpace(20_000).statementsPerTransaction(1, 3)
+                .deleteRatio(0.05).transactionsPerSecond(120).duration(Duration.ofSeconds(70)).failOnError(false)
+                .seed(3).build()) {
+            load.createTables();
+            for (MariaDbServer s : SHARDS.servers()) {
+                s.execute(db, "ALTER TABLE orders ADD COLUMN legacy VARCHAR(10) DEFAULT 'x',"
+                        + " ADD COLUMN extra VARCHAR(20) DEFAULT 'e'");
+            }
+            load.preload(30_000);
+            load.start();
+            readers.add(reader("shard0", SHARDS.server(0), db, reading, readErrors));
+            readers.add(reader("shard1", SHARDS.server(1), db, reading, readErrors));
+            readers.add(reader("replica", replica, db, reading, readErrors));
+            w.deploy(ALTER, Map.of());
+            List<Struct> statuses = CloneHandoffIT.awaitState(connect, w.statusTopic, "COMPLETE",
+                    Duration.ofSeconds(180));
+            assertThat(load.isRunning()).as("the cut-over happened under load").isTrue();
+            List<String> states = new ArrayList<>();
+            statuses.forEach(s -> {
+                if (states.isEmpty() || !states.get(states.size() - 1).equals(s.getString("state"))) {
+                    states.add(s.getString("state"));
+                }
+            });
+            assertThat(states).containsSubsequence("CREATED", "COPYING", "READY", "CUTTING_OVER", "COMPLETE");
+            Thread.sleep(3_000); // writes to the new table
+            LoadStats stats = load.stop();
+            reading.set(false);
+            for (Thread t : readers) {
+                t.join();
+            }
+            assertThat(readErrors).as("errors seen by readers").isEmpty();
+            assertThat(stats.errors()).as("failed writes").isZero();
+            for (MariaDbServer s : SHARDS.servers()) {
+                String create = s.queryString(db, "SELECT CONCAT(COLUMN_NAME, ':', COLUMN_TYPE) FROM"
+                        + " information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = 'orders' AND"
+                        + " COLUMN_NAME = 'amount'", db);
+                assertThat(create).isEqualTo("amount:decimal(14,2)");
+                assertThat(s.queryLong(db, "SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ?"
+                        + " AND TABLE_NAME = 'orders' AND COLUMN_NAME IN ('extra2', 'created')", db)).isEqualTo(2L);
+                assertThat(s.queryLong(db, "SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ?"
+                        + " AND TABLE_NAME = 'orders' AND COLUMN_NAME IN ('legacy', 'extra')", db)).isZero();
+                assertThat(s.queryLong(db, "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?"
+                        + " AND TABLE_NAME = 'orders_old'", db)).as("the old table is kept").isEqualTo(1L);
+            }
+            for (int i = 0; i < 2; i++) {
+                try (Connection c = SHARDS.server(i).connect(db)) {
+                    var r = load.verifyAgainst(c, "orders");
+                    assertThat(r.isEqual()).as("shard %d holds every acknowledged write: %s", i, r).isTrue();
+                }
+            }
+        } finally {
+            reading.set(false);
+            w.delete();
+        }
+    }
+
+    @Test
+    void postponeHoldsTheCutOverUntilReleasedAndCancelDropsTheGhosts() throws Exception {
+        String db = SHARDS.freshDatabase();
+        createSmallTable(db, "items");
+        Workflow w = new Workflow(db, "items");
+        w.deploy("ADD COLUMN note VARCHAR(20) NULL", Map.of("handoff.postpone", "true"));
+        CloneHandoffIT.awaitState(connect, w.statusTopic, "POSTPONED", Duration.ofSeconds(90));
+        Thread.sleep(2_000);
+        assertThat(lastState(w)).isEqualTo("POSTPONED");
+        w.deploy("ADD COLUMN note VARCHAR(20) NULL", Map.of("handoff.postpone", "false"));
+        CloneHandoffIT.awaitState(connect, w.statusTopic, "COMPLETE", Duration.ofSeconds(90));
+        assertThat(SHARDS.server(1).queryLong(db, "SELECT COUNT(*) FROM information_schema.COLUMNS WHERE"
+                + " TABLE_SCHEMA = ? AND TABLE_NAME = 'items' AND COLUMN_NAME = 'note'", db)).isEqualTo(1L);
+        w.delete();
+
+        String db2 = SHARDS.freshDatabase("cancel");
+        createSmallTable(db2, "items");
+        Workflow c = new Workflow(db2, "items");
+        c.deploy("ADD COLUMN note VARCHAR(20) NULL", Map.of("handoff.postpone", "true"));
+        CloneHandoffIT.awaitState(connect, c.statusTopic, "POSTPONED", Duration.ofSeconds(90));
+        c.deploy("ADD COLUMN note VARCHAR(20) NULL", Map.of("handoff.postpone", "true", "workflow.cancel", "true"));
+        CloneHandoffIT.awaitState(connect, c.statusTopic, "CANCELLED", Duration.ofSeconds(60));
+        for (MariaDbServer s : SHARDS.servers()) {
+            assertThat(s.queryLong(db2, "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?"
+                    + " AND TABLE_NAME LIKE '\\_items\\_%'", db2)).as("ghost tables dropped").isZero();
+            assertThat(s.queryLong(db2, "SELECT COUNT(*) FROM items")).isEqualTo(500L);
+        }
+        c.delete();
+    }
+
+    @Test
+    void aNewUniqueKeyTheDataViolatesFailsTheMigrationAndLeavesTheTable() throws Exception {
+        String db = SHARDS.freshDatabase();
+        createSmallTable(db, "items");
+        SHARDS.server(0).execute(db, "UPDATE items SET sku = 'dup' WHERE id IN (2, 4)");
+        Workflow w = new Workflow(db, "items");
+        w.deploy("ADD UNIQUE KEY u_sku (sku)", Map.of("ddl.allow.new.unique.key", "true"));
+        try {
+            CloneHandoffIT.awaitState(connect, w.statusTopic, "COMPLETE", Duration.ofSeconds(90));
+            throw new AssertionError("the migration should have failed");
+        } catch (AssertionError e) {
+            assertThat(e.getMessage()).contains("FAILED").containsIgnoringCase("duplicate");
+        }
+        for (MariaDbServer s : SHARDS.servers()) {
+            assertThat(s.queryLong(db, "SELECT COUNT(*) FROM items")).isEqualTo(500L);
+            assertThat(s.queryLong(db, "SELECT COUNT(*) FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = ?"
+                    + " AND TABLE_NAME = 'items' AND INDEX_NAME = 'u_sku'", db)).isZero();
+        }
+        w.delete();
+    }
+
+    private static void createSmallTable(String db, String table) {
+        for (MariaDbServer s : SHARDS.servers()) {
+            StringBuilder sql = new StringBuilder("INSERT INTO " + table + " VALUES ");
+            for (int i = 0; i < 500; i++) {
+                sql.append(i == 0 ? "" : ",").append('(').append(i).append(",'sku").append(i).append("',")
+                        .append(i % 7).append(')');
+            }
+            s.execute(db, "CREATE TABLE " + table + " (id INT PRIMARY KEY, sku VARCHAR(20) NOT NULL, qty INT)",
+                    sql.toString());
+        }
+    }
+
+    private static String lastState(Workflow w) {
+        var all = connect.topics().readAll(w.statusTopic, false);
+        return ((Struct) all.get(all.size() - 1).value().value()).getString("state");
+    }
+
+    private static Thread reader(String name, MariaDbServer server, String db, AtomicBoolean reading,
+                                 Map<String, AtomicLong> errors) {
+        Thread t = new Thread(() -> {
+            while (reading.get()) {
+                try (Connection c = server.connect(db); Statement st = c.createStatement()) {
+                    while (reading.get()) {
+                        st.executeQuery("SELECT COUNT(*), MAX(amount) FROM orders WHERE id < 100").close();
+                        Thread.sleep(5);
+                    }
+                } catch (SQLException e) {
+                    errors.computeIfAbsent(name + ": " + e.getErrorCode() + " " + e.getMessage(),
+                            k -> new AtomicLong()).incrementAndGet();
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }, "reader-" + name);
+        t.start();
+        return t;
+    }
+
+    /** The three connectors of one migration. */
+    private static final class Workflow {
+        final String db;
+        final String table;
+        final String source;
+        final String sink;
+        final String coordinator;
+        final String statusTopic;
+
+        Workflow(String db, String table) {
+            this.db = db;
+            this.table = table;
+            this.source = "ddl-src-" + db;
+            this.sink = "ddl-sink-" + db;
+            this.coordinator = "ddl-coord-" + db;
+            this.statusTopic = "ddl-status-" + db;
+        }
+
+        void deploy(String alter, Map<String, String> extra) {
+            List<MariaDbServer> servers = SHARDS.servers();
+            String topology = "-80=" + servers.get(0).host() + ":" + servers.get(0).port() + ",80-="
+                    + servers.get(1).host() + ":" + servers.get(1).port();
+            Map<String, String> c = new HashMap<>();
+            c.put("connector.class", COORDINATOR_CLASS);
+            c.put("tasks.max", "1");
+            c.put("workflow", "online-ddl");
+            c.put("applier.stream", sink);
+            c.put("status.topic", statusTopic);
+            c.put("shards", topology);
+            c.put("source.user", MariaDbServer.USER);
+            c.put("source.password", MariaDbServer.PASSWORD);
+            c.put("ddl.database", db);
+            c.put("ddl.table", table);
+            c.put("ddl.alter", alter);
+            c.put("ddl.migration", db);
+            c.put("poll.interval.ms", "300");
+            c.put("topic.creation.default.partitions", "1");
+            c.put("topic.creation.default.replication.factor", "1");
+            c.putAll(extra);
+            connect.deploy(coordinator, c);
+            connect.deploy(source, SourceConfigs.with(SourceConfigs.keyspace("ks", db, servers, 2),
+                    "table.include.list", table, "heartbeat.interval.ms", "200"));
+            Map<String, String> sinkConfig = SinkConfigs.clone(TopicNames.shardTopic("vs_" + db, "ks", "-80") + ","
+                    + TopicNames.shardTopic("vs_" + db, "ks", "80-"), servers.get(0));
+            sinkConfig.remove("target.host");
+            sinkConfig.put("mode", "ghost");
+            sinkConfig.put("target.topology", topology);
+            sinkConfig.put("ghost.migration", db);
+            sinkConfig.put("target.binlog", "on"); // the ghost table's writes replicate like the table's
+            connect.deploy(sink, sinkConfig);
+        }
+
+        void delete() {
+            for (String n : List.of(sink, source, coordinator)) {
+                try {
+                    connect.delete(n);
+                } catch (RuntimeException e) {
+                    // already gone
+                }
+            }
+        }
+    }
+}
