@@ -266,10 +266,9 @@ public class VStreamSinkTask extends SinkTask {
         }
     }
 
+    /** Makes Kafka deliver the partition again from the record after what the target holds (offset 0 if nothing). */
     private void rewind(TopicPartition tp, PartitionApplier a) {
-        if (a.appliedOffset() >= 0) {
-            context.offset(tp, a.appliedOffset() + 1);
-        }
+        context.offset(tp, a.appliedOffset() + 1);
     }
 
     @Override
