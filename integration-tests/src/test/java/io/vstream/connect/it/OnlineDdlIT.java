@@ -170,6 +170,32 @@ class OnlineDdlIT {
         w.delete();
     }
 
+    @Test
+    void aCoordinatorThatDiesDuringTheCutOverLeavesTheTableWholeAndTheWorkflowCompletes() throws Exception {
+        for (int step : new int[] {3, 5, 6}) {
+            String db = SHARDS.freshDatabase("crash" + step);
+            createSmallTable(db, "items");
+            Workflow w = new Workflow(db, "items");
+            w.deploy("ADD COLUMN note VARCHAR(20) NULL", Map.of("cutover.test.crash.at.step", String.valueOf(step)));
+            String trace = connect.awaitTaskFailure(w.coordinator, Duration.ofSeconds(120));
+            assertThat(trace).contains("simulated coordinator crash after cut-over step " + step);
+            for (MariaDbServer s : SHARDS.servers()) {
+                assertThat(s.queryLong(db, "SELECT COUNT(*) FROM items")).as("step %d: the table is whole", step)
+                        .isEqualTo(500L);
+                s.execute(db, "INSERT INTO items (id, sku, qty) VALUES (1000, 'after-crash', 1)");
+            }
+            w.deploy("ADD COLUMN note VARCHAR(20) NULL", Map.of()); // the coordinator comes back
+            CloneHandoffIT.awaitState(connect, w.statusTopic, "COMPLETE", Duration.ofSeconds(120));
+            for (MariaDbServer s : SHARDS.servers()) {
+                assertThat(s.queryLong(db, "SELECT COUNT(*) FROM items")).as("step %d", step).isEqualTo(501L);
+                assertThat(s.queryLong(db, "SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ?"
+                        + " AND TABLE_NAME = 'items' AND COLUMN_NAME = 'note'", db)).as("step %d: swapped", step)
+                        .isEqualTo(1L);
+            }
+            w.delete();
+        }
+    }
+
     private static void createSmallTable(String db, String table) {
         for (MariaDbServer s : SHARDS.servers()) {
             StringBuilder sql = new StringBuilder("INSERT INTO " + table + " VALUES ");

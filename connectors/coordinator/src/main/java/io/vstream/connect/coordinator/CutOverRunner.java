@@ -29,6 +29,8 @@ final class CutOverRunner {
     static String run(OnlineDdlWorkflow workflow, VStreamCoordinatorConnectorConfig config,
                       Map<String, VStreamCoordinatorConnectorConfig.Endpoint> shards, ApplierChannel applier,
                       String name) throws SQLException, InterruptedException {
+        List<Connection> opened = java.util.Collections.synchronizedList(new ArrayList<>());
+        java.util.concurrent.atomic.AtomicBoolean crashed = new java.util.concurrent.atomic.AtomicBoolean();
         List<MultiShardCutOver.Shard> list = new ArrayList<>();
         for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : shards.entrySet()) {
             VStreamCoordinatorConnectorConfig.Endpoint endpoint = e.getValue();
@@ -39,7 +41,11 @@ final class CutOverRunner {
             if (plan == null) {
                 return "shard " + e.getKey() + " has no plan of migration " + workflow.migration();
             }
-            list.add(MultiShardCutOver.Shard.of(e.getKey(), () -> Servers.open(endpoint),
+            list.add(MultiShardCutOver.Shard.of(e.getKey(), () -> {
+                Connection c = Servers.open(endpoint);
+                opened.add(c);
+                return c;
+            },
                     CutOverTables.of(plan.database(), plan.table(), plan.ghostTable()),
                     (position, timeout) -> workflow.awaitApplied(endpoint, position, timeout)));
         }
@@ -48,7 +54,29 @@ final class CutOverRunner {
                 .withRetries(1, Duration.ofMillis(500), Duration.ofSeconds(5));
         MultiShardCutOver.Mode mode = config.cutOverAllAtOnce() ? MultiShardCutOver.Mode.ALL_AT_ONCE
                 : MultiShardCutOver.Mode.PER_SHARD_AS_READY;
-        MultiShardCutOver.Result result = new MultiShardCutOver(list, settings, mode, Duration.ofSeconds(60)).run();
+        MultiShardCutOver cutOver = new MultiShardCutOver(list, settings, mode, Duration.ofSeconds(60));
+        int crashAt = config.testCrashAtStep();
+        if (crashAt > 0) {
+            cutOver = cutOver.withListener(event -> {
+                if (event.step().number() == crashAt && crashed.compareAndSet(false, true)) {
+                    LOG.warn("Workflow {}: TEST HOOK: the coordinator 'dies' after step {}", name, event.step());
+                    synchronized (opened) {
+                        for (Connection c : opened) {
+                            try {
+                                c.abort(Runnable::run);
+                            } catch (SQLException ex) {
+                                // dying anyway
+                            }
+                        }
+                    }
+                }
+            });
+        }
+        MultiShardCutOver.Result result = cutOver.run();
+        if (crashed.get()) {
+            throw new org.apache.kafka.connect.errors.ConnectException("TEST HOOK: simulated coordinator crash after"
+                    + " cut-over step " + crashAt + " (cutover.test.crash.at.step)");
+        }
         List<String> problems = new ArrayList<>();
         for (CutOverResult r : result.shards()) {
             LOG.info("Workflow {}: {}", name, r.summary());

@@ -47,6 +47,7 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
     public static final String CUTOVER_MODE = "cutover.mode";
     public static final String CUTOVER_LOCK_TIMEOUT_MS = "cutover.lock.timeout.ms";
     public static final String CUTOVER_MAX_ATTEMPTS = "cutover.max.attempts";
+    public static final String CUTOVER_TEST_CRASH_AT_STEP = "cutover.test.crash.at.step";
 
     private static final String GROUP_WORKFLOW = "Workflow";
     private static final String GROUP_SERVERS = "Servers";
@@ -166,6 +167,10 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
         def.define(CUTOVER_MAX_ATTEMPTS, Type.INT, 10, ConfigDef.Range.atLeast(1), Importance.LOW,
                 "Online DDL: cut-over attempts before the workflow fails.", GROUP_DDL, ++o, Width.SHORT,
                 "Cut-over attempts");
+        def.define(CUTOVER_TEST_CRASH_AT_STEP, Type.INT, 0, ConfigDef.Range.between(0, 7), Importance.LOW,
+                "For tests only: after step N (1-7) of a cut-over, drop every connection of the cut-over without any"
+                        + " cleanup and fail the task, as a coordinator that dies there would. 0 (default): never.",
+                GROUP_DDL, ++o, Width.SHORT, "Test: crash at cut-over step");
         return def;
     }
 
@@ -280,6 +285,10 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
 
     public Duration cutOverLockTimeout() {
         return Duration.ofMillis(getLong(CUTOVER_LOCK_TIMEOUT_MS));
+    }
+
+    public int testCrashAtStep() {
+        return getInt(CUTOVER_TEST_CRASH_AT_STEP);
     }
 
     public int cutOverMaxAttempts() {
