@@ -43,6 +43,18 @@ final class Alternation {
     }
 
     private static void report(String label, Measurement m, String unit) {
+        if (m.isUnavailable()) {
+            Bench.say(label + ": " + m.side() + " " + m.note());
+            return;
+        }
+        if (m.writes() != null) {
+            WriteWindow w = m.writes();
+            Bench.say(String.format(java.util.Locale.ROOT, "%s: %-4s %7.2f s  %s%s%s", label, m.side(), m.seconds(),
+                    DdlScenario.writes(w), Double.isNaN(w.blockMs()) ? ""
+                            : String.format(java.util.Locale.ROOT, ", cut-over write block %.0f ms", w.blockMs()),
+                    m.valid() ? "" : "  INVALID: " + m.note()));
+            return;
+        }
         Bench.say(String.format("%s: %-4s %7.2f s  %,10.0f %s/s%s%s", label, m.side(), m.seconds(), m.rate(), unit,
                 Double.isNaN(m.streamSeconds()) ? "" : String.format(" (first to last: %.2f s)", m.streamSeconds()),
                 m.valid() ? (m.note().isEmpty() ? "" : "  (" + m.note() + ")") : "  INVALID: " + m.note()));

@@ -6,7 +6,7 @@ import java.util.Locale;
 import java.util.List;
 
 /**
- * The command line of the benchmark: {@code [--scale tiny|small|medium] [--only cdc|copy|clone] [--pairs N]
+ * The command line of the benchmark: {@code [--scale tiny|small|medium] [--only cdc|copy|clone|ddl] [--pairs N]
  * [--warmup N] [--converter json-schemas|json] [--out DIR] [--run-timeout SECONDS]}.
  *
  * @param scale      how much data
@@ -18,18 +18,21 @@ import java.util.List;
  * @param runTimeout the longest one run may take
  * @param converter  the connector's key and value converter: {@code json-schemas} (JsonConverter with schemas, the
  *                   worker default of the test harness) or {@code json} (JsonConverter without schemas); the clone
- *                   scenario always uses schemas (the sink needs them)
+ *                   and ddl scenarios always use schemas (the sink needs them)
  */
 record BenchOptions(Scale scale, List<String> scenarios, int pairs, int warmups, Path outDir, Path workDir,
                     Duration runTimeout, String converter) {
 
-    static final String USAGE = "usage: bench/run [--scale tiny|small|medium] [--only cdc|copy|clone] [--pairs N]"
+    static final String USAGE = "usage: bench/run [--scale tiny|small|medium] [--only cdc|copy|clone|ddl] [--pairs N]"
             + " [--warmup N]"
             + " [--converter json-schemas|json] [--out DIR] [--run-timeout SECONDS]";
 
+    /** Every scenario, in the order a default run runs them. */
+    static final List<String> SCENARIOS = List.of("cdc", "copy", "clone", "ddl");
+
     static BenchOptions parse(String... args) {
         Scale scale = Scale.SMALL;
-        List<String> scenarios = List.of("cdc", "copy", "clone");
+        List<String> scenarios = SCENARIOS;
         int pairs = 3;
         int warmups = 1;
         Path out = Path.of("results");
@@ -43,8 +46,8 @@ record BenchOptions(Scale scale, List<String> scenarios, int pairs, int warmups,
                 case "--scale" -> scale = Scale.parse(require(a, v));
                 case "--only" -> {
                     String s = require(a, v).toLowerCase(Locale.ROOT);
-                    if (!s.equals("cdc") && !s.equals("copy") && !s.equals("clone")) {
-                        throw new IllegalArgumentException("--only must be cdc, copy or clone, was '" + s + "'");
+                    if (!SCENARIOS.contains(s)) {
+                        throw new IllegalArgumentException("--only must be cdc, copy, clone or ddl, was '" + s + "'");
                     }
                     scenarios = List.of(s);
                 }

@@ -130,16 +130,27 @@ final class Report {
 
     private static void scenario(StringBuilder o, ScenarioResult s) {
         o.append("## ").append(s.name()).append(": ").append(s.title()).append("\n\n");
-        table(o, s);
-        o.append('\n');
+        if (hasWrites(s)) {
+            DdlTables.write(o, s);
+        } else {
+            table(o, s);
+            o.append('\n');
+        }
         Stats ratio = s.ratio();
         o.append(s.goal() == ScenarioResult.Goal.TIME ? "Target: us <= " + f2(s.targetRatio()) + "x peer's time: "
                 : "Target: us >= " + f2(s.targetRatio()) + "x peer: ");
-        if (!s.complete()) {
+        if (s.peerMissing() != null && s.complete()) {
+            o.append("**no result**: the peer is unavailable (").append(s.peerMissing()).append(").\n");
+        } else if (!s.complete()) {
             o.append("**no result** (").append(s.invalidRuns()).append(" invalid run(s), see the notes below).\n");
         } else {
-            o.append(s.targetMet() ? "**met**" : "**not met**").append(" (median ratio ").append(ratio(ratio.median()))
+            o.append(s.ratioMet() ? "**met**" : "**not met**").append(" (median ratio ").append(ratio(ratio.median()))
                     .append(").\n");
+        }
+        for (ScenarioResult.Check c : s.checks()) {
+            o.append("Target: ").append(c.target()).append(": ")
+                    .append(c.met() == null ? "**no result**" : c.met() ? "**met**" : "**not met**")
+                    .append(" (").append(c.detail()).append(").\n");
         }
         Stats usStream = s.usStreamRate();
         Stats peerStream = s.peerStreamRate();
@@ -163,7 +174,7 @@ final class Report {
         int n = 1;
         for (ScenarioResult.Pair p : s.pairs()) {
             for (Measurement m : List.of(p.us(), p.peer())) {
-                if (!m.note().isEmpty()) {
+                if (!m.note().isEmpty() && !(m.isUnavailable() && n > 1)) {
                     if (!notes) {
                         o.append("\nNotes:\n");
                         notes = true;
@@ -174,20 +185,41 @@ final class Report {
             }
             n++;
         }
+        for (Measurement m : s.singles()) {
+            if (!m.note().isEmpty()) {
+                if (!notes) {
+                    o.append("\nNotes:\n");
+                    notes = true;
+                }
+                o.append("- ").append(m.side()).append(": ").append(m.note().replace("\n", " ")).append('\n');
+            }
+        }
         o.append('\n');
     }
 
+    /** Whether the scenario's runs had a write load beside them (ddl): then its table shows the writes. */
+    static boolean hasWrites(ScenarioResult s) {
+        return s.pairs().stream().anyMatch(p -> p.us().writes() != null);
+    }
+
     private static String cell(Measurement m) {
+        if (m.isUnavailable()) {
+            return "unavailable";
+        }
+        if (m.writes() != null) {
+            return String.format(Locale.ROOT, "%.2f s, %s", m.seconds(), DdlScenario.writes(m.writes()))
+                    + (m.valid() ? "" : " (invalid)");
+        }
         String base = String.format(Locale.ROOT, "%.2f s, %s/s", m.seconds(), rate(m.rate()));
         return m.valid() ? base : base + " (invalid)";
     }
 
     /** Text for a Markdown table cell: a pipe (as in {@code mariadb-dump | mariadb}) would end the cell. */
-    private static String cellText(String text) {
+    static String cellText(String text) {
         return text.replace("|", "\\|");
     }
 
-    private static String secs(double d) {
+    static String secs(double d) {
         return Double.isNaN(d) ? "-" : String.format(Locale.ROOT, "%.2f s", d);
     }
 
@@ -200,7 +232,7 @@ final class Report {
     }
 
     /** A ratio with three significant decimals, so that 0.008 does not read as 0.01. */
-    private static String ratio(double d) {
+    static String ratio(double d) {
         return Double.isNaN(d) ? "-" : String.format(Locale.ROOT, d >= 0.1 ? "%.2f" : "%.3f", d);
     }
 
@@ -236,6 +268,21 @@ final class Report {
                     ? "seconds, us/peer at most target_ratio" : "rates, us/peer at least target_ratio");
             n.put("complete", s.complete());
             n.put("target_met", s.targetMet());
+            n.put("ratio_target_met", s.ratioMet());
+            if (s.peerMissing() != null) {
+                n.put("peer_unavailable", s.peerMissing());
+            }
+            ArrayNode checks = n.putArray("checks");
+            for (ScenarioResult.Check c : s.checks()) {
+                ObjectNode cn = checks.addObject();
+                cn.put("target", c.target());
+                if (c.met() == null) {
+                    cn.putNull("met");
+                } else {
+                    cn.put("met", c.met());
+                }
+                cn.put("detail", c.detail());
+            }
             ObjectNode sum = n.putObject("summary");
             stats(sum.putObject("us_rate"), s.usRate());
             stats(sum.putObject("peer_rate"), s.peerRate());
@@ -248,6 +295,10 @@ final class Report {
             s.settings().forEach(set::put);
             pairs(n.putArray("warmups"), s.warmups(), s);
             pairs(n.putArray("pairs"), s.pairs(), s);
+            ArrayNode singles = n.putArray("singles");
+            for (Measurement single : s.singles()) {
+                measurement(singles.addObject().put("what", single.side()), single);
+            }
         }
         ArrayNode err = root.putArray("errors");
         errors.forEach(err::add);
@@ -272,6 +323,20 @@ final class Report {
         number(n, "stream_rate", m.streamRate());
         n.put("valid", m.valid());
         n.put("note", m.note());
+        WriteWindow w = m.writes();
+        if (w != null) {
+            ObjectNode wn = n.putObject("writes");
+            number(wn, "seconds", w.seconds());
+            wn.put("commits", w.commits());
+            wn.put("failed", w.failed());
+            number(wn, "p50_ms", w.p50Ms());
+            number(wn, "p99_ms", w.p99Ms());
+            number(wn, "max_ms", w.maxMs());
+            wn.put("first_error", w.firstError());
+            wn.put("cutover_attempts", w.cutOverAttempts());
+            number(wn, "cutover_block_ms", w.blockMs());
+            number(wn, "cutover_block_total_ms", w.blockTotalMs());
+        }
     }
 
     private static void stats(ObjectNode n, Stats s) {

@@ -10,15 +10,16 @@ import java.util.Locale;
  * @param cdcUpdateRows rows the CDC load updates (UPDATE transactions of {@link #TXN_ROWS} rows, one after every
  *                      {@code cdcInsertRows / cdcUpdateRows} insert transactions)
  * @param copyRows      rows of the table the copy scenario copies (and the clone scenario clones)
+ * @param ddlRows       rows of the table the ddl scenario alters (a fresh copy for every run)
  */
-record Scale(String name, int cdcInsertRows, int cdcUpdateRows, int copyRows) {
+record Scale(String name, int cdcInsertRows, int cdcUpdateRows, int copyRows, int ddlRows) {
     /** Rows per load transaction. */
     static final int TXN_ROWS = 100;
 
     /** A smoke test of the harness itself (seconds per run): its numbers mean nothing. */
-    static final Scale TINY = new Scale("tiny", 20_000, 5_000, 30_000);
-    static final Scale SMALL = new Scale("small", 200_000, 50_000, 300_000);
-    static final Scale MEDIUM = new Scale("medium", 1_000_000, 250_000, 1_000_000);
+    static final Scale TINY = new Scale("tiny", 20_000, 5_000, 30_000, 20_000);
+    static final Scale SMALL = new Scale("small", 200_000, 50_000, 300_000, 200_000);
+    static final Scale MEDIUM = new Scale("medium", 1_000_000, 250_000, 1_000_000, 1_000_000);
 
     static Scale parse(String text) {
         return switch (text.toLowerCase(Locale.ROOT)) {

@@ -10,7 +10,7 @@ import java.util.Map;
  * side (median, min-max over the valid runs) and the ratio us/peer pair by pair, of rates or of times as the
  * scenario's {@link Goal} says.
  *
- * @param name        {@code cdc}, {@code copy} or {@code clone}
+ * @param name        {@code cdc}, {@code copy}, {@code clone} or {@code ddl}
  * @param title       one line saying what is moved
  * @param unit        what is counted ({@code row changes}, {@code rows})
  * @param us          what "us" is
@@ -20,9 +20,19 @@ import java.util.Map;
  * @param settings    how the runs were set up, for the report
  * @param warmups     the warm-up pairs (run first, not counted)
  * @param pairs       the counted pairs, in run order (us first in each)
+ * @param singles     runs outside the alternation, each once (ddl: the write load alone, the server's own ALTER);
+ *                    their {@link Measurement#side()} says what they are
+ * @param checks      targets besides the ratio (ddl: write latency, failed writes, the cut-over's write block)
+ * @param peerMissing why the peer could not run at all (its tool is missing), or null: then its runs are neither
+ *                    counted nor invalid, and no target that needs it has a result
  */
 record ScenarioResult(String name, String title, String unit, String us, String peer, double targetRatio, Goal goal,
-                      Map<String, String> settings, List<Pair> warmups, List<Pair> pairs) {
+                      Map<String, String> settings, List<Pair> warmups, List<Pair> pairs, List<Measurement> singles,
+                      List<Check> checks, String peerMissing) {
+
+    /** A target besides the ratio: {@code met} is null when there is no result. */
+    record Check(String target, Boolean met, String detail) {
+    }
 
     /** What the target compares. */
     enum Goal {
@@ -60,6 +70,14 @@ record ScenarioResult(String name, String title, String unit, String us, String 
         settings = new LinkedHashMap<>(settings);
         warmups = List.copyOf(warmups);
         pairs = List.copyOf(pairs);
+        singles = List.copyOf(singles);
+        checks = List.copyOf(checks);
+    }
+
+    /** A scenario of us/peer pairs only (cdc, copy, clone). */
+    ScenarioResult(String name, String title, String unit, String us, String peer, double targetRatio, Goal goal,
+                   Map<String, String> settings, List<Pair> warmups, List<Pair> pairs) {
+        this(name, title, unit, us, peer, targetRatio, goal, settings, warmups, pairs, List.of(), List.of(), null);
     }
 
     Stats usRate() {
@@ -101,18 +119,45 @@ record ScenarioResult(String name, String title, String unit, String us, String 
         return Stats.of(r);
     }
 
+    /** Counted runs and single runs that ran and are invalid (an unavailable peer's runs did not run). */
     long invalidRuns() {
-        return pairs.stream().mapToLong(p -> (p.us().valid() ? 0 : 1) + (p.peer().valid() ? 0 : 1)).sum();
+        long n = pairs.stream().mapToLong(p -> invalid(p.us()) + invalid(p.peer())).sum();
+        return n + singles.stream().mapToLong(ScenarioResult::invalid).sum();
     }
 
-    /** The run is a result only when every counted run is valid and at least one pair was measured. */
+    private static long invalid(Measurement m) {
+        return m.valid() || m.isUnavailable() ? 0 : 1;
+    }
+
+    /**
+     * The run is a result only when every counted run (and single run) that ran is valid and at least one pair was
+     * measured. With the peer unavailable, the runs of us can still be complete, but no ratio has a result.
+     */
     boolean complete() {
         return !pairs.isEmpty() && invalidRuns() == 0;
     }
 
-    boolean targetMet() {
+    /** Whether the ratio has a result and meets its target. */
+    boolean ratioMet() {
         Stats r = ratio();
-        return complete() && goal.met(r.median(), targetRatio);
+        return complete() && r.count() > 0 && goal.met(r.median(), targetRatio);
+    }
+
+    /** The ratio's target and every other check met. */
+    boolean targetMet() {
+        return ratioMet() && checks.stream().allMatch(c -> Boolean.TRUE.equals(c.met()));
+    }
+
+    /** The measurements of one side's valid counted runs. */
+    List<Measurement> valid(boolean ours) {
+        List<Measurement> out = new ArrayList<>();
+        for (Pair p : pairs) {
+            Measurement m = ours ? p.us() : p.peer();
+            if (m.valid()) {
+                out.add(m);
+            }
+        }
+        return out;
     }
 
     private List<Double> seconds(boolean ours) {

@@ -141,16 +141,20 @@ class CloneSinkIT {
         target().execute(db, "CREATE TABLE notes (id INT PRIMARY KEY, body VARCHAR(8) NOT NULL)"); // narrower
         String sourceName = "poison-src-" + db;
         String topic = TopicNames.shardTopic("vs_" + db, "ks", "-");
-        connect.deploy(sourceName, SourceConfigs.keyspace("ks", db, List.of(source()), 1));
-        connect.awaitRunning(sourceName, 1, Duration.ofSeconds(60));
+        // rows 1-3 exist before the stream starts (they are copied), rows 4-5 come later (they are streamed)
         source().execute(db, "INSERT INTO notes VALUES (1, 'short')", "INSERT INTO notes VALUES (2, 'far too long for it')",
                 "INSERT INTO notes VALUES (3, 'fine')");
+        connect.deploy(sourceName, SourceConfigs.keyspace("ks", db, List.of(source()), 1));
+        connect.awaitRunning(sourceName, 1, Duration.ofSeconds(60));
+        Thread.sleep(3_000);
+        source().execute(db, "INSERT INTO notes VALUES (4, 'this one is too long as well')",
+                "INSERT INTO notes VALUES (5, 'ok')");
 
         String failing = "poison-sink-" + db;
         connect.deploy(failing, SinkConfigs.clone(topic, target()));
         String trace = connect.awaitTaskFailure(failing, Duration.ofSeconds(60));
-        assertThat(trace).contains("table notes").contains("Data too long");
-        assertThat(target().queryLong(db, "SELECT COUNT(*) FROM notes")).isEqualTo(1L);
+        assertThat(trace).contains("table notes").contains("Data too long").contains("key Struct{id=2}");
+        assertThat(target().queryLong(db, "SELECT COUNT(*) FROM notes")).isZero(); // the chunk is all or nothing
         connect.delete(failing);
 
         String tolerant = "dlq-sink-" + db;
@@ -160,12 +164,13 @@ class CloneSinkIT {
                 "errors.deadletterqueue.topic.replication.factor", "1",
                 "errors.deadletterqueue.context.headers.enable", "true"));
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (System.nanoTime() < deadline && target().queryLong(db, "SELECT COUNT(*) FROM notes") < 2) {
+        while (System.nanoTime() < deadline && target().queryLong(db, "SELECT COUNT(*) FROM notes") < 3) {
             Thread.sleep(300);
         }
-        assertThat(target().queryLong(db, "SELECT COUNT(*) FROM notes WHERE id IN (1, 3)")).isEqualTo(2L);
-        ConsumerRecords<byte[], byte[]> dead = connect.embedded().kafka().consume(1, 30_000, dlq);
-        assertThat(dead.count()).isEqualTo(1);
+        assertThat(target().queryLong(db, "SELECT COUNT(*) FROM notes WHERE id IN (1, 3, 5)")).isEqualTo(3L);
+        assertThat(target().queryLong(db, "SELECT COUNT(*) FROM notes")).isEqualTo(3L);
+        ConsumerRecords<byte[], byte[]> dead = connect.embedded().kafka().consume(2, 30_000, dlq);
+        assertThat(dead.count()).as("the copied and the streamed poison rows").isEqualTo(2);
         connect.delete(tolerant);
         connect.delete(sourceName);
     }

@@ -1,14 +1,10 @@
 package io.vstream.connect.sink;
 
-import java.lang.management.ManagementFactory;
+import io.vstream.connect.core.metrics.MBeans;
 import javax.management.ObjectName;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /** Registers an applied partition's counters over JMX for as long as the partition is assigned. */
 final class ApplierMetrics implements ApplierMetricsMXBean, AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(ApplierMetrics.class);
-
     private final PartitionApplier applier;
     private ObjectName name;
 
@@ -18,19 +14,8 @@ final class ApplierMetrics implements ApplierMetricsMXBean, AutoCloseable {
 
     static ApplierMetrics register(String connector, PartitionApplier applier) {
         ApplierMetrics m = new ApplierMetrics(applier);
-        try {
-            ObjectName n = new ObjectName("io.vstream.connect:type=sink,connector=" + ObjectName.quote(connector)
-                    + ",topic=" + ObjectName.quote(applier.topic()) + ",partition=" + applier.partition());
-            var server = ManagementFactory.getPlatformMBeanServer();
-            if (server.isRegistered(n)) {
-                server.unregisterMBean(n);
-            }
-            server.registerMBean(m, n);
-            m.name = n;
-        } catch (Exception e) {
-            LOG.warn("Could not register JMX metrics for {}-{}: {}", applier.topic(), applier.partition(),
-                    e.toString());
-        }
+        m.name = MBeans.register(m, "sink", "connector=" + MBeans.quote(connector) + ",topic="
+                + MBeans.quote(applier.topic()) + ",partition=" + applier.partition());
         return m;
     }
 
@@ -62,12 +47,6 @@ final class ApplierMetrics implements ApplierMetricsMXBean, AutoCloseable {
 
     @Override
     public void close() {
-        if (name != null) {
-            try {
-                ManagementFactory.getPlatformMBeanServer().unregisterMBean(name);
-            } catch (Exception e) {
-                LOG.debug("unregister {} failed", name, e);
-            }
-        }
+        MBeans.unregister(name);
     }
 }

@@ -58,6 +58,7 @@ final class PartitionApplier implements AutoCloseable {
     private boolean dirty;
     private String chunkTable;
     private final List<Struct> chunkRows = new ArrayList<>();
+    private final List<SinkRecord> chunkRecords = new ArrayList<>();
     private boolean serial;
     private ControlStore.Control control = ControlStore.Control.RUN;
     private boolean passedStopPoint; // a transaction beyond the stop position came: everything up to it is applied
@@ -279,7 +280,7 @@ final class PartitionApplier implements AutoCloseable {
             case ROW -> row(record, value, poison);
             case COMMIT -> commit(record, value.getString("keyspace"), value.getString("shard"),
                     value.getString("position"));
-            case LASTPK -> lastPk(record, value);
+            case LASTPK -> lastPk(record, value, poison);
             case COPY_COMPLETED -> {
                 copyState.clear();
                 copyCompleted = true;
@@ -338,6 +339,7 @@ final class PartitionApplier implements AutoCloseable {
             }
             chunkTable = sourceTable;
             chunkRows.add(after);
+            chunkRecords.add(record);
             return;
         }
         if (skipping) {
@@ -354,21 +356,30 @@ final class PartitionApplier implements AutoCloseable {
                 writer.flush();
             }
         } catch (SQLException e) {
-            if (!serial || io.vstream.connect.core.error.ErrorClassifier.isRetriable(e)) {
-                throw e;
-            }
-            String what = "Cannot apply " + op + " of table " + sourceTable + " to " + t.qualified() + " (key "
-                    + keyOf(record) + ", " + topic + "-" + partition + "@" + record.kafkaOffset() + "): "
-                    + e.getMessage();
-            writer.discard();
-            if (poison == null) {
-                throw new ConnectException(what, e);
-            }
-            poison.report(record, new ConnectException(what, e));
+            poison(record, op, sourceTable, t, e, poison);
             return;
         }
         dirty = true;
         rowsApplied++;
+    }
+
+    /**
+     * A statement failed. Outside serial mode, or for a retriable error, the caller handles it; in serial mode the
+     * failing record is known: it goes to the dead letter queue when one is configured, else the task stops naming
+     * the table, the key and the SQL error.
+     */
+    private void poison(SinkRecord record, String op, String sourceTable, TargetTable t, SQLException e,
+                        PoisonHandler poison) throws SQLException {
+        if (!serial || io.vstream.connect.core.error.ErrorClassifier.isRetriable(e)) {
+            throw e;
+        }
+        String what = "Cannot apply " + op + " of table " + sourceTable + " to " + t.qualified() + " (key "
+                + keyOf(record) + ", " + topic + "-" + partition + "@" + record.kafkaOffset() + "): " + e.getMessage();
+        writer.discard();
+        if (poison == null) {
+            throw new ConnectException(what, e);
+        }
+        poison.report(record, new ConnectException(what, e));
     }
 
     private void commit(SinkRecord record, String ks, String sh, String after) throws SQLException {
@@ -384,15 +395,17 @@ final class PartitionApplier implements AutoCloseable {
         }
     }
 
-    private void lastPk(SinkRecord record, Struct value) throws SQLException {
+    private void lastPk(SinkRecord record, Struct value, PoisonHandler poison) throws SQLException {
         String sourceTable = value.getString("table");
         TargetTable t = plan != null && !plan.table().equals(sourceTable) ? null : tables.get(sourceTable);
         if (t == null && plan != null && plan.table().equals(sourceTable)) {
             t = tables.ghost(plan);
         }
         List<Struct> rows = sourceTable.equals(chunkTable) ? new ArrayList<>(chunkRows) : List.of();
+        List<SinkRecord> rowRecords = sourceTable.equals(chunkTable) ? new ArrayList<>(chunkRecords) : List.of();
         chunkTable = null;
         chunkRows.clear();
+        chunkRecords.clear();
         if (t == null) {
             if (!rows.isEmpty()) {
                 throw new ConnectException("Copy rows of " + sourceTable + " came without a FIELD record");
@@ -404,7 +417,22 @@ final class PartitionApplier implements AutoCloseable {
             LastPk shape = from != null ? from : to;
             List<String> key = shape != null ? shape.columns()
                     : t.keyColumns().stream().map(t::sourceName).toList();
-            writer.replaceRange(t, key, from == null ? null : from.values(), to == null ? null : to.values(), rows);
+            if (!serial) {
+                writer.replaceRange(t, key, from == null ? null : from.values(), to == null ? null : to.values(),
+                        rows);
+            } else {
+                // one row at a time, to name (or dead-letter) the row the target cannot take
+                writer.replaceRange(t, key, from == null ? null : from.values(), to == null ? null : to.values(),
+                        List.of());
+                for (int i = 0; i < rows.size(); i++) {
+                    try {
+                        writer.insert(t, rows.get(i));
+                        writer.flush();
+                    } catch (SQLException e) {
+                        poison(rowRecords.get(i), "r", sourceTable, t, e, poison);
+                    }
+                }
+            }
             rowsApplied += rows.size();
         }
         if (value.getBoolean("completed")) {
@@ -512,6 +540,7 @@ final class PartitionApplier implements AutoCloseable {
     private void abandonChunk() {
         chunkTable = null;
         chunkRows.clear();
+        chunkRecords.clear();
     }
 
     private void rollbackWork() throws SQLException {
@@ -541,6 +570,7 @@ final class PartitionApplier implements AutoCloseable {
         dirty = false;
         chunkTable = null;
         chunkRows.clear();
+        chunkRecords.clear();
     }
 
     private static LastPk parse(String table, String json) {

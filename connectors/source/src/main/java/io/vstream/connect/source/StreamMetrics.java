@@ -1,17 +1,12 @@
 package io.vstream.connect.source;
 
-import java.lang.management.ManagementFactory;
+import io.vstream.connect.core.metrics.MBeans;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
-import javax.management.MBeanServer;
 import javax.management.ObjectName;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /** Counters of one shard's stream, registered over JMX while the shard is streamed. */
 final class StreamMetrics implements StreamMetricsMXBean, AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(StreamMetrics.class);
-
     private final AtomicLong events = new AtomicLong();
     private final AtomicLong rows = new AtomicLong();
     private final AtomicLong transactions = new AtomicLong();
@@ -24,18 +19,7 @@ final class StreamMetrics implements StreamMetricsMXBean, AutoCloseable {
 
     static StreamMetrics register(String connector, String shard) {
         StreamMetrics m = new StreamMetrics();
-        try {
-            ObjectName n = new ObjectName("io.vstream.connect:type=source,connector=" + ObjectName.quote(connector)
-                    + ",shard=" + ObjectName.quote(shard));
-            MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-            if (server.isRegistered(n)) {
-                server.unregisterMBean(n);
-            }
-            server.registerMBean(m, n);
-            m.name = n;
-        } catch (Exception e) {
-            LOG.warn("Could not register JMX metrics for shard {}: {}", shard, e.toString());
-        }
+        m.name = MBeans.register(m, "source", "connector=" + MBeans.quote(connector) + ",shard=" + MBeans.quote(shard));
         return m;
     }
 
@@ -107,12 +91,6 @@ final class StreamMetrics implements StreamMetricsMXBean, AutoCloseable {
 
     @Override
     public void close() {
-        if (name != null) {
-            try {
-                ManagementFactory.getPlatformMBeanServer().unregisterMBean(name);
-            } catch (Exception e) {
-                LOG.debug("unregister {} failed", name, e);
-            }
-        }
+        MBeans.unregister(name);
     }
 }

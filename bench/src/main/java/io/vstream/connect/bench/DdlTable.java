@@ -1,0 +1,161 @@
+package io.vstream.connect.bench;
+
+import io.vstream.connect.testsupport.compare.ComparisonResult;
+import io.vstream.connect.testsupport.db.MariaDbServer;
+import io.vstream.connect.testsupport.db.MariaDbShards;
+import io.vstream.connect.testsupport.load.LoadStats;
+import io.vstream.connect.testsupport.load.LoadTable;
+import io.vstream.connect.testsupport.load.Target;
+import io.vstream.connect.testsupport.load.WriteLoad;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+
+/**
+ * The ddl scenario's table and its write load, made fresh for every run: a new database on the shard with test-support's
+ * standard load table {@code orders (id BIGINT PRIMARY KEY, k INT NOT NULL, v VARCHAR(64) NULL, amount DECIMAL(12,2)
+ * NOT NULL, updated DATETIME(6) NOT NULL, KEY k (k))} preloaded with N rows by a {@link WriteLoad} (same seed every
+ * run, so every run alters the same rows), whose threads then write at a fixed rate for the run's window only. After
+ * the run the table must have the new schema and hold every acknowledged write (the load's model), else the run is
+ * invalid; then the database is dropped. Writes to the shard.
+ */
+final class DdlTable {
+    static final String TABLE = "orders";
+    /** The ALTER every run makes: a column type change (a full table copy) and an index. */
+    static final String ALTER = "MODIFY amount DECIMAL(14,2) NOT NULL, ADD INDEX k_amount (k, amount)";
+    static final double WRITES_PER_SECOND = 100;
+    static final int THREADS = 4;
+    static final long SEED = 9;
+
+    private final MariaDbShards shards;
+    private final int rows;
+
+    DdlTable(MariaDbShards shards, int rows) {
+        this.shards = shards;
+        this.rows = rows;
+    }
+
+    MariaDbServer server() {
+        return shards.server(0);
+    }
+
+    int rows() {
+        return rows;
+    }
+
+    /** How the load writes, for the report. */
+    String loadDescription() {
+        return String.format("test-support's WriteLoad: %d threads, %.0f transactions/s in all (a fixed pace per"
+                + " thread), 1-3 single-row statements per transaction on keys 1..%,d (uniform; %,d rows preloaded, so"
+                + " about 1 in 11 statements inserts), 5%% of the writes to an existing row delete it, the others update"
+                + " it (every column but the key); seed %d. It starts when the run starts and stops when the run ends:"
+                + " its latencies are the run's. A write's latency is its transaction's, from the first statement to"
+                + " the COMMIT's acknowledgement; a failed write is an error, a COMMIT with an unknown outcome, or a"
+                + " row the load's model did not expect", THREADS, WRITES_PER_SECOND, keySpace(), rows, SEED);
+    }
+
+    private int keySpace() {
+        return rows + rows / 10;
+    }
+
+    /** A fresh database with the table of N rows (untimed). */
+    Run prepare(String hint) {
+        MariaDbServer server = server();
+        String db = shards.freshDatabase(hint);
+        WriteLoad load = WriteLoad.builder(Target.single(server, db)).table(LoadTable.standard(TABLE))
+                .threads(THREADS).keySpace(keySpace()).statementsPerTransaction(1, 3).deleteRatio(0.05)
+                .transactionsPerSecond(WRITES_PER_SECOND).failOnError(false).seed(SEED).build();
+        load.createTables().preload(rows);
+        server.execute(db, "ANALYZE TABLE " + TABLE);
+        return new Run(server, db, load);
+    }
+
+    /** One run's table and load. */
+    static final class Run implements AutoCloseable {
+        private final MariaDbServer server;
+        private final String database;
+        private final WriteLoad load;
+        private boolean started;
+        private WriteWindow window;
+
+        Run(MariaDbServer server, String database, WriteLoad load) {
+            this.server = server;
+            this.database = database;
+            this.load = load;
+        }
+
+        String database() {
+            return database;
+        }
+
+        MariaDbServer server() {
+            return server;
+        }
+
+        void startLoad() {
+            started = true;
+            load.start();
+        }
+
+        /** Stops the load (after its in-flight transactions) and returns what it saw. */
+        WriteWindow stopLoad() {
+            if (window == null) {
+                LoadStats stats = load.stop();
+                window = WriteWindow.of(stats, load.committedTransactions());
+            }
+            return window;
+        }
+
+        /** Runs the load alone for {@code d} (the baseline: no migration). */
+        WriteWindow loadAlone(Duration d) throws InterruptedException {
+            startLoad();
+            Thread.sleep(d.toMillis());
+            return stopLoad();
+        }
+
+        /**
+         * Null when {@code orders} has the new schema (amount DECIMAL(14,2), index k_amount on (k, amount)) and holds
+         * every acknowledged write of the load, else what is wrong.
+         */
+        String verify(boolean altered) {
+            try {
+                String amount = server.queryString(database, "SELECT COLUMN_TYPE FROM information_schema.COLUMNS WHERE"
+                        + " TABLE_SCHEMA = ? AND TABLE_NAME = ? AND COLUMN_NAME = 'amount'", database, TABLE);
+                String index = server.queryString(database, "SELECT COALESCE(GROUP_CONCAT(COLUMN_NAME ORDER BY"
+                        + " SEQ_IN_INDEX), '') FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = ? AND"
+                        + " TABLE_NAME = ? AND INDEX_NAME = 'k_amount'", database, TABLE);
+                if (altered && (!"decimal(14,2)".equals(amount) || !"k,amount".equals(index))) {
+                    return "the table does not have the new schema (amount " + amount + ", index k_amount ("
+                            + index + "))";
+                }
+            } catch (IllegalStateException e) {
+                return "the table cannot be read: " + e.getMessage();
+            }
+            try (Connection c = server.connect(database)) {
+                ComparisonResult r = load.verifyAgainst(c, TABLE);
+                if (r.isEqual()) {
+                    return null;
+                }
+                String diff = r.toString();
+                return "the table does not hold every acknowledged write: "
+                        + (diff.length() > 400 ? diff.substring(0, 400) + "..." : diff);
+            } catch (SQLException | IllegalStateException e) {
+                return "the table cannot be compared with the load's model: " + e.getMessage();
+            }
+        }
+
+        /** Stops the load if it runs, waits until the connectors and tools have left the server, drops the database. */
+        @Override
+        public void close() {
+            try {
+                if (started) {
+                    stopLoad();
+                }
+            } catch (RuntimeException e) {
+                Bench.say("  (the write load ended with " + e.getMessage() + ")");
+            }
+            CloneTarget.awaitIdle(server, Duration.ofSeconds(60));
+            server.execute(null, "DROP DATABASE IF EXISTS `" + database + "`");
+        }
+    }
+}

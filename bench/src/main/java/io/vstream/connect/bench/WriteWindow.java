@@ -1,0 +1,50 @@
+package io.vstream.connect.bench;
+
+import io.vstream.connect.testsupport.load.LoadStats;
+import io.vstream.connect.testsupport.load.LoadTransaction;
+import java.util.List;
+
+/**
+ * The write load of one ddl run, over the run's window only (the load starts with the run and stops when it ends):
+ * how many transactions committed, how many failed, and the latency of a write transaction from its first statement
+ * to the commit acknowledgement. For "us" it also carries the cut-over's write-block time as the coordinator
+ * measured it. Touches nothing.
+ *
+ * @param seconds         how long the load ran
+ * @param commits         acknowledged transactions
+ * @param failed          transactions that failed (errors), whose COMMIT outcome is unknown, or that met a row state
+ *                        the load's model did not expect: every one is a failed write
+ * @param p50Ms           median transaction latency, ms
+ * @param p99Ms           99th percentile transaction latency, ms
+ * @param maxMs           the slowest acknowledged transaction, ms
+ * @param firstError      the load's first error message, or null
+ * @param cutOverAttempts cut-over attempts the coordinator logged (us only; 0 otherwise)
+ * @param blockMs         the longest write block of one cut-over attempt, ms (LOCK TABLES acquired to UNLOCK TABLES
+ *                        returned), or NaN when not measured
+ * @param blockTotalMs    the write blocks of all attempts added up, ms, or NaN
+ */
+record WriteWindow(double seconds, long commits, long failed, double p50Ms, double p99Ms, double maxMs,
+                   String firstError, int cutOverAttempts, double blockMs, double blockTotalMs) {
+
+    static WriteWindow of(LoadStats stats, List<LoadTransaction> committed) {
+        long max = 0;
+        for (LoadTransaction t : committed) {
+            if (t.thread() >= 0) { // not a preload batch
+                max = Math.max(max, t.durationNanos());
+            }
+        }
+        return new WriteWindow(stats.elapsed().toNanos() / 1e9, stats.commits(),
+                stats.errors() + stats.unknownOutcomes() + stats.mismatches(),
+                stats.transactionP50().toNanos() / 1e6, stats.transactionP99().toNanos() / 1e6, max / 1e6,
+                stats.firstError(), 0, Double.NaN, Double.NaN);
+    }
+
+    WriteWindow withCutOver(CutOverLog.Blocks blocks) {
+        return new WriteWindow(seconds, commits, failed, p50Ms, p99Ms, maxMs, firstError, blocks.attempts(),
+                blocks.maxMs(), blocks.totalMs());
+    }
+
+    double commitsPerSecond() {
+        return seconds > 0 ? commits / seconds : Double.NaN;
+    }
+}
