@@ -39,10 +39,9 @@ final class DdlTables {
                 .append(latencies(peer, Stats::median)).append("** | ").append(failedSum(peer)).append(" | **")
                 .append(Report.ratio(ratio.median())).append("** |\n");
         o.append("| min-max | ").append(Report.secs(usWall.min())).append(" - ").append(Report.secs(usWall.max()))
-                .append(" | ").append(latencies(us, Stats::min)).append(" - ").append(latencies(us, Stats::max))
-                .append(" | | ").append(ms(block.min())).append(" - ").append(ms(block.max())).append(" | ")
-                .append(Report.secs(peerWall.min())).append(" - ").append(Report.secs(peerWall.max())).append(" | ")
-                .append(latencies(peer, Stats::min)).append(" - ").append(latencies(peer, Stats::max)).append(" | | ")
+                .append(" | ").append(p99Range(us)).append(" | | ").append(ms(block.min())).append(" - ")
+                .append(ms(block.max())).append(" | ").append(Report.secs(peerWall.min())).append(" - ")
+                .append(Report.secs(peerWall.max())).append(" | ").append(p99Range(peer)).append(" | | ")
                 .append(Report.ratio(ratio.min())).append(" - ").append(Report.ratio(ratio.max())).append(" |\n");
         o.append('\n');
         if (!s.singles().isEmpty()) {
@@ -116,6 +115,11 @@ final class DdlTables {
             parts.add(num(pick.apply(DdlScenario.stat(runs, f))));
         }
         return String.join(" / ", parts) + " ms";
+    }
+
+    private static String p99Range(List<Measurement> runs) {
+        Stats p99 = DdlScenario.stat(runs, WriteWindow::p99Ms);
+        return p99.count() == 0 ? "-" : "p99 " + num(p99.min()) + " - " + num(p99.max()) + " ms";
     }
 
     private static String num(double ms) {

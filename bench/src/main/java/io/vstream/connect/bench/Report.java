@@ -174,27 +174,35 @@ final class Report {
         int n = 1;
         for (ScenarioResult.Pair p : s.pairs()) {
             for (Measurement m : List.of(p.us(), p.peer())) {
-                if (!m.note().isEmpty() && !(m.isUnavailable() && n > 1)) {
+                String note = noteOf(m);
+                if (!note.isEmpty() && !(m.isUnavailable() && n > 1)) {
                     if (!notes) {
                         o.append("\nNotes:\n");
                         notes = true;
                     }
-                    o.append("- pair ").append(n).append(", ").append(m.side()).append(": ")
-                            .append(m.note().replace("\n", " ")).append('\n');
+                    o.append("- pair ").append(n).append(", ").append(m.side()).append(": ").append(note).append('\n');
                 }
             }
             n++;
         }
         for (Measurement m : s.singles()) {
-            if (!m.note().isEmpty()) {
+            String note = noteOf(m);
+            if (!note.isEmpty()) {
                 if (!notes) {
                     o.append("\nNotes:\n");
                     notes = true;
                 }
-                o.append("- ").append(m.side()).append(": ").append(m.note().replace("\n", " ")).append('\n');
+                o.append("- ").append(m.side()).append(": ").append(note).append('\n');
             }
         }
         o.append('\n');
+    }
+
+    /** A run's note and, when writes beside it failed, how. */
+    private static String noteOf(Measurement m) {
+        String failures = m.writes() == null ? "" : m.writes().failures();
+        String note = m.note().replace("\n", " ");
+        return note.isEmpty() ? failures : failures.isEmpty() ? note : note + "; " + failures;
     }
 
     /** Whether the scenario's runs had a write load beside them (ddl): then its table shows the writes. */

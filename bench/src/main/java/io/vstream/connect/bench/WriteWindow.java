@@ -44,6 +44,14 @@ record WriteWindow(double seconds, long commits, long failed, double p50Ms, doub
                 blocks.maxMs(), blocks.totalMs());
     }
 
+    /** "n writes failed (first: ...)", or "" when none did. */
+    String failures() {
+        if (failed == 0) {
+            return "";
+        }
+        return failed + " write(s) failed" + (firstError == null ? "" : " (first: " + firstError + ")");
+    }
+
     double commitsPerSecond() {
         return seconds > 0 ? commits / seconds : Double.NaN;
     }

@@ -150,6 +150,46 @@ class OnlineDdlIT {
     }
 
     @Test
+    void aLaggingApplierThrottlesTheCopyWithTheReasonInTheStatus() throws Exception {
+        String db = SHARDS.freshDatabase();
+        createSmallTable(db, "items");
+        for (MariaDbServer s : SHARDS.servers()) {
+            StringBuilder more = new StringBuilder("INSERT INTO items VALUES ");
+            for (int i = 500; i < 5000; i++) {
+                more.append(i == 500 ? "" : ",").append('(').append(i).append(",'sku").append(i).append("',1)");
+            }
+            s.execute(db, more.toString());
+        }
+        Workflow w = new Workflow(db, "items");
+        Map<String, String> chunky = Map.of("copy.chunk.max.rows", "100", "copy.chunk.target.ms", "10");
+        w.deploy("ADD COLUMN note VARCHAR(20) NULL", Map.of("throttle.max.applier.lag.ms", "1"), chunky);
+        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        String reason = null;
+        while (System.nanoTime() < deadline && reason == null) {
+            try {
+                for (var d : connect.topics().readAll(w.statusTopic, false)) {
+                    String r = ((Struct) d.value().value()).getString("reason");
+                    if (r != null && r.contains("copy throttled")) {
+                        reason = r;
+                    }
+                }
+            } catch (RuntimeException e) {
+                // no status yet
+            }
+            Thread.sleep(300);
+        }
+        assertThat(reason).as("the status says why the copy waits").contains("ms behind");
+        Thread.sleep(2_000);
+        assertThat(lastState(w)).isEqualTo("COPYING");
+        w.deploy("ADD COLUMN note VARCHAR(20) NULL", Map.of("throttle.max.applier.lag.ms", "0"), chunky);
+        CloneHandoffIT.awaitState(connect, w.statusTopic, "COMPLETE", Duration.ofSeconds(120));
+        for (MariaDbServer s : SHARDS.servers()) {
+            assertThat(s.queryLong(db, "SELECT COUNT(*) FROM items")).isEqualTo(5000L);
+        }
+        w.delete();
+    }
+
+    @Test
     void aNewUniqueKeyTheDataViolatesFailsTheMigrationAndLeavesTheTable() throws Exception {
         String db = SHARDS.freshDatabase();
         createSmallTable(db, "items");
@@ -253,6 +293,10 @@ class OnlineDdlIT {
         }
 
         void deploy(String alter, Map<String, String> extra) {
+            deploy(alter, extra, Map.of());
+        }
+
+        void deploy(String alter, Map<String, String> extra, Map<String, String> sourceExtra) {
             List<MariaDbServer> servers = SHARDS.servers();
             String topology = "-80=" + servers.get(0).host() + ":" + servers.get(0).port() + ",80-="
                     + servers.get(1).host() + ":" + servers.get(1).port();
@@ -274,8 +318,10 @@ class OnlineDdlIT {
             c.put("topic.creation.default.replication.factor", "1");
             c.putAll(extra);
             connect.deploy(coordinator, c);
-            connect.deploy(source, SourceConfigs.with(SourceConfigs.keyspace("ks", db, servers, 2),
-                    "table.include.list", table, "heartbeat.interval.ms", "200"));
+            Map<String, String> sourceConfig = SourceConfigs.with(SourceConfigs.keyspace("ks", db, servers, 2),
+                    "table.include.list", table, "heartbeat.interval.ms", "200");
+            sourceConfig.putAll(sourceExtra);
+            connect.deploy(source, sourceConfig);
             Map<String, String> sinkConfig = SinkConfigs.clone(TopicNames.shardTopic("vs_" + db, "ks", "-80") + ","
                     + TopicNames.shardTopic("vs_" + db, "ks", "80-"), servers.get(0));
             sinkConfig.remove("target.host");

@@ -17,7 +17,7 @@ import java.util.List;
  */
 final class ApplierChannel {
     /** One applied row: a Kafka partition of the stream (one source shard). */
-    record Applied(String topic, int partition, String position, String copyState) {
+    record Applied(String topic, int partition, String position, String copyState, Long sourceTsMs) {
     }
 
     /** The applier's acknowledgement of a command. */
@@ -36,11 +36,13 @@ final class ApplierChannel {
     List<Applied> applied(Connection target) throws SQLException {
         List<Applied> out = new ArrayList<>();
         try (PreparedStatement ps = target.prepareStatement(SqlTag.tag("coordinator", "SELECT topic, kafka_partition,"
-                + " position, copy_state FROM " + SqlIdentifiers.qualify(stateDb, "applied") + " WHERE stream = ?"))) {
+                + " position, copy_state, source_ts_ms FROM " + SqlIdentifiers.qualify(stateDb, "applied") + " WHERE stream = ?"))) {
             ps.setString(1, stream);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    out.add(new Applied(rs.getString(1), rs.getInt(2), rs.getString(3), rs.getString(4)));
+                    long ts = rs.getLong(5);
+                    out.add(new Applied(rs.getString(1), rs.getInt(2), rs.getString(3), rs.getString(4),
+                            rs.wasNull() ? null : ts));
                 }
             }
         } catch (SQLException e) {
@@ -68,6 +70,35 @@ final class ApplierChannel {
             ps.setString(1, stream);
             ps.setString(2, command);
             ps.setString(3, stopAt);
+            ps.executeUpdate();
+        }
+    }
+
+    /**
+     * Asks the source connector's copy on this server to wait (gh-ost's throttling: the reason is written where the
+     * copy looks before each chunk, and expires unless renewed), or lets it go on when {@code reason} is null.
+     */
+    void throttle(Connection source, String scope, String reason, java.time.Duration ttl) throws SQLException {
+        try (Statement st = source.createStatement()) {
+            st.execute("CREATE DATABASE IF NOT EXISTS " + SqlIdentifiers.quote(stateDb));
+            st.execute("CREATE TABLE IF NOT EXISTS " + SqlIdentifiers.qualify(stateDb, "throttle")
+                    + " (scope VARCHAR(128) NOT NULL PRIMARY KEY, reason TEXT NOT NULL,"
+                    + " expires_at TIMESTAMP(6) NOT NULL) ENGINE=InnoDB");
+        }
+        if (reason == null) {
+            try (PreparedStatement ps = source.prepareStatement("DELETE FROM " + SqlIdentifiers.qualify(stateDb,
+                    "throttle") + " WHERE scope = ?")) {
+                ps.setString(1, scope);
+                ps.executeUpdate();
+            }
+            return;
+        }
+        try (PreparedStatement ps = source.prepareStatement(SqlTag.tag("coordinator", "REPLACE INTO "
+                + SqlIdentifiers.qualify(stateDb, "throttle") + " (scope, reason, expires_at) VALUES (?, ?,"
+                + " NOW(6) + INTERVAL ? MICROSECOND)"))) {
+            ps.setString(1, scope);
+            ps.setString(2, reason);
+            ps.setLong(3, ttl.toNanos() / 1000);
             ps.executeUpdate();
         }
     }

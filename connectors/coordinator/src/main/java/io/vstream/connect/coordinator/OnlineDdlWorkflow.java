@@ -126,6 +126,7 @@ final class OnlineDdlWorkflow implements Workflow {
         int copying = 0;
         boolean unknown = false;
         List<String> applied = new ArrayList<>();
+        List<String> throttled = new ArrayList<>();
         for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : shards.entrySet()) {
             try (Connection c = Servers.open(e.getValue())) {
                 String failure = applier.failure(c);
@@ -140,6 +141,7 @@ final class OnlineDdlWorkflow implements Workflow {
                 }
                 ApplierChannel.Applied a = rows.get(0);
                 applied.add(e.getKey() + ":" + a.position());
+                throttle(c, e.getKey(), a, throttled);
                 String copy = a.copyState();
                 if (copy == null || copy.isBlank()) {
                     unknown = true;
@@ -153,6 +155,10 @@ final class OnlineDdlWorkflow implements Workflow {
         }
         progress = new StatusRecords.Progress(null, String.join(" ", applied), unknown ? null : maxLag,
                 unknown ? null : copying);
+        String reason = throttled.isEmpty() ? null : "copy throttled: " + String.join("; ", throttled);
+        if (!java.util.Objects.equals(reason, status.reason()) && status.state() != WorkflowState.CREATED) {
+            status = new WorkflowStatus(status.state(), status.step(), status.attempts(), reason);
+        }
         if (unknown || copying > 0) {
             return status.state() == WorkflowState.COPYING ? status : status.to(WorkflowState.COPYING);
         }
@@ -166,6 +172,27 @@ final class OnlineDdlWorkflow implements Workflow {
             return status.to(WorkflowState.READY);
         }
         return status.at(HandoffStep.PAUSE);
+    }
+
+    /**
+     * Holds the source's copy on a shard back while the shard's applier lags more than the configured time (the age
+     * of the last record it applied), and lets it go on otherwise.
+     */
+    private void throttle(Connection c, String shard, ApplierChannel.Applied a, List<String> throttled)
+            throws SQLException {
+        long max = config.throttleMaxApplierLag().toMillis();
+        if (max <= 0 || a.sourceTsMs() == null) {
+            return;
+        }
+        long lag = System.currentTimeMillis() - a.sourceTsMs();
+        boolean copying = a.copyState() == null || !"[]".equals(a.copyState().trim());
+        if (copying && lag > max) {
+            String why = "the applier on shard " + shard + " is " + lag + " ms behind (max " + max + " ms)";
+            applier.throttle(c, config.ddlDatabase(), why, Duration.ofSeconds(5));
+            throttled.add(why);
+        } else {
+            applier.throttle(c, config.ddlDatabase(), null, Duration.ZERO);
+        }
     }
 
     /** The checksum at one exact position per shard, then the atomic swap on every shard. */

@@ -48,6 +48,7 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
     public static final String CUTOVER_LOCK_TIMEOUT_MS = "cutover.lock.timeout.ms";
     public static final String CUTOVER_MAX_ATTEMPTS = "cutover.max.attempts";
     public static final String CUTOVER_TEST_CRASH_AT_STEP = "cutover.test.crash.at.step";
+    public static final String THROTTLE_MAX_APPLIER_LAG_MS = "throttle.max.applier.lag.ms";
 
     private static final String GROUP_WORKFLOW = "Workflow";
     private static final String GROUP_SERVERS = "Servers";
@@ -167,6 +168,11 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
         def.define(CUTOVER_MAX_ATTEMPTS, Type.INT, 10, ConfigDef.Range.atLeast(1), Importance.LOW,
                 "Online DDL: cut-over attempts before the workflow fails.", GROUP_DDL, ++o, Width.SHORT,
                 "Cut-over attempts");
+        def.define(THROTTLE_MAX_APPLIER_LAG_MS, Type.LONG, 30_000L, ConfigDef.Range.atLeast(0), Importance.MEDIUM,
+                "Online DDL: while a shard's applier is more than this far behind what the source copied or streamed"
+                        + " (the age of the last record it applied), the source's copy on that shard waits"
+                        + " (throttled, with the reason in the status) so the backlog does not grow. 0 disables it.",
+                GROUP_DDL, ++o, Width.SHORT, "Throttle: max applier lag (ms)");
         def.define(CUTOVER_TEST_CRASH_AT_STEP, Type.INT, 0, ConfigDef.Range.between(0, 7), Importance.LOW,
                 "For tests only: after step N (1-7) of a cut-over, drop every connection of the cut-over without any"
                         + " cleanup and fail the task, as a coordinator that dies there would. 0 (default): never.",
@@ -285,6 +291,10 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
 
     public Duration cutOverLockTimeout() {
         return Duration.ofMillis(getLong(CUTOVER_LOCK_TIMEOUT_MS));
+    }
+
+    public Duration throttleMaxApplierLag() {
+        return Duration.ofMillis(getLong(THROTTLE_MAX_APPLIER_LAG_MS));
     }
 
     public int testCrashAtStep() {

@@ -484,7 +484,7 @@ final class PartitionApplier implements AutoCloseable {
             }
             copy = "[" + String.join(",", parts) + "]";
         }
-        state.save(conn, new StateStore.Applied(record.kafkaOffset(), ks, sh, pos, copy));
+        state.save(conn, new StateStore.Applied(record.kafkaOffset(), ks, sh, pos, copy, record.timestamp()));
         conn.commit();
         appliedOffset = record.kafkaOffset();
         keyspace = ks;

@@ -15,7 +15,8 @@ import java.sql.Statement;
  */
 final class StateStore {
     /** What the target holds of one partition. */
-    record Applied(long kafkaOffset, String keyspace, String shard, String position, String copyState) {
+    record Applied(long kafkaOffset, String keyspace, String shard, String position, String copyState,
+                   Long sourceTsMs) {
     }
 
     private final String table;
@@ -36,7 +37,7 @@ final class StateStore {
             st.execute(SqlTag.tag("sink", "CREATE TABLE IF NOT EXISTS " + SqlIdentifiers.qualify(stateDatabase,
                     "applied") + " (stream VARCHAR(128) NOT NULL, topic VARCHAR(249) NOT NULL,"
                     + " kafka_partition INT NOT NULL, kafka_offset BIGINT NOT NULL, keyspace VARCHAR(128),"
-                    + " shard VARCHAR(64), position TEXT, copy_state MEDIUMTEXT,"
+                    + " shard VARCHAR(64), position TEXT, copy_state MEDIUMTEXT, source_ts_ms BIGINT,"
                     + " updated_at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6),"
                     + " PRIMARY KEY (stream, topic, kafka_partition)) ENGINE=InnoDB"));
         }
@@ -54,7 +55,7 @@ final class StateStore {
                     return null;
                 }
                 return new Applied(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                        rs.getString(5));
+                        rs.getString(5), null);
             }
         }
     }
@@ -62,10 +63,10 @@ final class StateStore {
     /** Records the state inside the caller's open transaction. */
     void save(Connection conn, Applied applied) throws SQLException {
         try (PreparedStatement ps = conn.prepareStatement(SqlTag.tag("sink", "INSERT INTO " + table
-                + " (stream, topic, kafka_partition, kafka_offset, keyspace, shard, position, copy_state)"
-                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE kafka_offset = VALUES(kafka_offset),"
+                + " (stream, topic, kafka_partition, kafka_offset, keyspace, shard, position, copy_state, source_ts_ms)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE kafka_offset = VALUES(kafka_offset),"
                 + " keyspace = VALUES(keyspace), shard = VALUES(shard), position = VALUES(position),"
-                + " copy_state = VALUES(copy_state)"))) {
+                + " copy_state = VALUES(copy_state), source_ts_ms = VALUES(source_ts_ms)"))) {
             ps.setString(1, stream);
             ps.setString(2, topic);
             ps.setInt(3, partition);
@@ -74,6 +75,11 @@ final class StateStore {
             ps.setString(6, applied.shard());
             ps.setString(7, applied.position());
             ps.setString(8, applied.copyState());
+            if (applied.sourceTsMs() == null) {
+                ps.setNull(9, java.sql.Types.BIGINT);
+            } else {
+                ps.setLong(9, applied.sourceTsMs());
+            }
             ps.executeUpdate();
         }
     }

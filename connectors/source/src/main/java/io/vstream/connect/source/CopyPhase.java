@@ -59,6 +59,7 @@ final class CopyPhase {
     private final io.vstream.connect.core.position.Flavor flavor;
     private final Stream stream;
     private final ReplicaLagThrottler throttler;
+    private final CopyThrottle coordinatorThrottle;
     private final StreamMetrics metrics;
     private final Map<String, CopyProgress> progress = new HashMap<>();
     private int chunkRows = CopySettings.FIRST_CHUNK_ROWS;
@@ -75,6 +76,7 @@ final class CopyPhase {
         this.metrics = metrics;
         this.throttler = new ReplicaLagThrottler(shard.name(), copy.throttleReplicas(), copy.maxReplicaLag(),
                 settings.user(), settings.password());
+        this.coordinatorThrottle = new CopyThrottle(shard.name(), copy.throttleStateDatabase(), settings.database());
     }
 
     /**
@@ -161,6 +163,13 @@ final class CopyPhase {
     }
 
     private void copyTable(Connection conn, CopyTable table, LastPk from, long deadline) throws Exception {
+        try (Connection fresh = stream.connect()) {
+            copyTable(conn, fresh, table, from, deadline);
+        }
+    }
+
+    private void copyTable(Connection conn, Connection fresh, CopyTable table, LastPk from, long deadline)
+            throws Exception {
         List<BinlogColumn> columns = new ArrayList<>();
         for (int i = 0; i < table.columns().size(); i++) {
             SourceColumn c = table.columns().get(i);
@@ -175,6 +184,7 @@ final class CopyPhase {
         LastPk last = from;
         while (stream.running() && System.nanoTime() < deadline) {
             throttler.await(stream::running);
+            coordinatorThrottle.await(fresh, stream::running);
             long t0 = System.nanoTime();
             int n = 0;
             LastPk lastKey = last;

@@ -13,7 +13,8 @@ record CopySettings(
         Duration cycleMax,
         long maxRowsPerSecond,
         List<ShardSpec> throttleReplicas,
-        Duration maxReplicaLag) {
+        Duration maxReplicaLag,
+        String throttleStateDatabase) {
 
     static final int FIRST_CHUNK_ROWS = 1000;
     static final int MIN_CHUNK_ROWS = 100;

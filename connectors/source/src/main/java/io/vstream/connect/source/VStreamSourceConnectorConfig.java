@@ -52,6 +52,7 @@ public class VStreamSourceConnectorConfig extends AbstractConfig {
     public static final String COPY_MAX_ROWS_PER_SECOND = "copy.max.rows.per.second";
     public static final String THROTTLE_REPLICAS = "throttle.replicas";
     public static final String THROTTLE_MAX_REPLICA_LAG_MS = "throttle.max.replica.lag.ms";
+    public static final String THROTTLE_STATE_DATABASE = "throttle.state.database";
     public static final String MAX_BATCH_SIZE = "max.batch.size";
     public static final String MAX_QUEUE_SIZE = "max.queue.size";
     public static final String POLL_INTERVAL_MS = "poll.interval.ms";
@@ -176,6 +177,10 @@ public class VStreamSourceConnectorConfig extends AbstractConfig {
         def.define(THROTTLE_MAX_REPLICA_LAG_MS, Type.LONG, 5_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
                 "The replica lag above which the copy waits.", GROUP_COPY, ++o, Width.SHORT,
                 "Max replica lag (ms)");
+        def.define(THROTTLE_STATE_DATABASE, Type.STRING, "_vstream", new ConfigDef.NonEmptyString(), Importance.LOW,
+                "Where a workflow's coordinator asks the copy to wait (table 'throttle' on each shard: an online-DDL"
+                        + " coordinator does so while the applier lags). The copy checks it before each chunk.",
+                GROUP_COPY, ++o, Width.MEDIUM, "Throttle state database");
         o = 0;
         def.define(MAX_BATCH_SIZE, Type.INT, 2048, ConfigDef.Range.atLeast(1), Importance.LOW,
                 "The most records one poll() returns.", GROUP_TUNING, ++o, Width.SHORT, "Max batch size");
@@ -288,7 +293,7 @@ public class VStreamSourceConnectorConfig extends AbstractConfig {
                 "skip".equalsIgnoreCase(getString(COPY_KEYLESS_TABLES)),
                 Duration.ofMillis(getLong(COPY_CHUNK_TARGET_MS)), getInt(COPY_CHUNK_MAX_ROWS),
                 Duration.ofMillis(getLong(COPY_CYCLE_MAX_MS)), getLong(COPY_MAX_ROWS_PER_SECOND), replicas,
-                Duration.ofMillis(getLong(THROTTLE_MAX_REPLICA_LAG_MS)));
+                Duration.ofMillis(getLong(THROTTLE_MAX_REPLICA_LAG_MS)), getString(THROTTLE_STATE_DATABASE));
     }
 
     public int maxBatchSize() {
