@@ -97,6 +97,8 @@ class OnlineDdlIT {
             }
             assertThat(readErrors).as("errors seen by readers").isEmpty();
             assertThat(stats.errors()).as("failed writes").isZero();
+            assertThat(stats.transactionP99()).as("writes wait at most the cut-over's lock timeout (3 s)")
+                    .isLessThan(Duration.ofSeconds(3));
             for (MariaDbServer s : SHARDS.servers()) {
                 String create = s.queryString(db, "SELECT CONCAT(COLUMN_NAME, ':', COLUMN_TYPE) FROM"
                         + " information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = 'orders' AND"
