@@ -142,7 +142,8 @@ class OnlineDdlIT {
         addRows(db2, "items");
         Workflow c = new Workflow(db2, "items");
         Map<String, String> stalled = Map.of("throttle.max.applier.lag.ms", "1");
-        Map<String, String> chunky = Map.of("copy.chunk.max.rows", "100", "copy.chunk.target.ms", "10");
+        Map<String, String> chunky = Map.of("copy.chunk.max.rows", "100", "copy.chunk.target.ms", "10",
+                "copy.max.rows.per.second", "1000");
         c.deploy("ADD COLUMN note VARCHAR(20) NULL", stalled, chunky);
         CloneHandoffIT.awaitState(connect, c.statusTopic, "COPYING", Duration.ofSeconds(90));
         Thread.sleep(3_000);
@@ -164,7 +165,8 @@ class OnlineDdlIT {
         createSmallTable(db, "items");
         addRows(db, "items");
         Workflow w = new Workflow(db, "items");
-        Map<String, String> chunky = Map.of("copy.chunk.max.rows", "100", "copy.chunk.target.ms", "10");
+        Map<String, String> chunky = Map.of("copy.chunk.max.rows", "100", "copy.chunk.target.ms", "10",
+                "copy.max.rows.per.second", "1000");
         w.deploy("ADD COLUMN note VARCHAR(20) NULL", Map.of("throttle.max.applier.lag.ms", "1"), chunky);
         long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
         String reason = null;
