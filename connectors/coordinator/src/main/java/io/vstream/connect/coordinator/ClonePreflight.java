@@ -31,6 +31,12 @@ final class ClonePreflight {
         }
         boolean sourceMaria = Servers.string(source, "SELECT VERSION()").toLowerCase().contains("mariadb");
         boolean targetMaria = Servers.string(target, "SELECT VERSION()").toLowerCase().contains("mariadb");
+        if (!sourceMaria) {
+            problems.add("the source is MySQL: this version hands a clone over to native replication on MariaDB only"
+                    + " (gtid_slave_pos + MASTER_USE_GTID); the MySQL path (gtid_purged + MASTER_AUTO_POSITION) is not"
+                    + " implemented yet. Run the clone without the coordinator and set up replication by hand from the"
+                    + " applier's position (target `_vstream.applied`)");
+        }
         if (sourceMaria != targetMaria) {
             problems.add("the source is " + (sourceMaria ? "MariaDB" : "MySQL") + " but the target is "
                     + (targetMaria ? "MariaDB" : "MySQL") + ": GTID replication needs the same flavor on both");
