@@ -15,15 +15,18 @@ final class DdlTables {
     }
 
     static void write(StringBuilder o, ScenarioResult s) {
-        o.append("| ddl | us: ").append(Report.cellText(s.us())).append(" | writes p50 / p99 / max | failed writes"
-                + " | cut-over write block | peer: ").append(Report.cellText(s.peer()))
-                .append(" | writes p50 / p99 / max | failed writes | ratio us/peer (time) |\n");
-        o.append("|---|---|---|---|---|---|---|---|---|\n");
+        String slow = "writes >= " + WriteWindow.SLOW_MS + " ms";
+        o.append("| ddl | us: ").append(Report.cellText(s.us())).append(" | writes p50 / p99 / max | ").append(slow)
+                .append(" | failed writes | cut-over write block | peer: ").append(Report.cellText(s.peer()))
+                .append(" | writes p50 / p99 / max | ").append(slow)
+                .append(" | failed writes | ratio us/peer (time) |\n");
+        o.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
         int i = 1;
         for (ScenarioResult.Pair p : s.pairs()) {
             o.append("| pair ").append(i++).append(" | ").append(wall(p.us())).append(" | ").append(latency(p.us()))
-                    .append(" | ").append(failed(p.us())).append(" | ").append(block(p.us())).append(" | ")
-                    .append(wall(p.peer())).append(" | ").append(latency(p.peer())).append(" | ")
+                    .append(" | ").append(slow(p.us())).append(" | ").append(failed(p.us())).append(" | ")
+                    .append(block(p.us())).append(" | ").append(wall(p.peer())).append(" | ")
+                    .append(latency(p.peer())).append(" | ").append(slow(p.peer())).append(" | ")
                     .append(failed(p.peer())).append(" | ").append(p.valid() ? Report.ratio(s.ratio(p))
                             : p.peer().isUnavailable() ? "-" : "invalid").append(" |\n");
         }
@@ -34,25 +37,26 @@ final class DdlTables {
         Stats ratio = s.ratio();
         Stats block = DdlScenario.stat(us, WriteWindow::blockMs);
         o.append("| **median** | **").append(Report.secs(usWall.median())).append("** | **")
-                .append(latencies(us, Stats::median)).append("** | ").append(failedSum(us)).append(" | **")
-                .append(ms(block.median())).append("** | **").append(Report.secs(peerWall.median())).append("** | **")
-                .append(latencies(peer, Stats::median)).append("** | ").append(failedSum(peer)).append(" | **")
+                .append(latencies(us, Stats::median)).append("** | ").append(slowMedian(us)).append(" | ")
+                .append(failedSum(us)).append(" | **").append(ms(block.median())).append("** | **")
+                .append(Report.secs(peerWall.median())).append("** | **").append(latencies(peer, Stats::median))
+                .append("** | ").append(slowMedian(peer)).append(" | ").append(failedSum(peer)).append(" | **")
                 .append(Report.ratio(ratio.median())).append("** |\n");
         o.append("| min-max | ").append(Report.secs(usWall.min())).append(" - ").append(Report.secs(usWall.max()))
-                .append(" | ").append(p99Range(us)).append(" | | ").append(ms(block.min())).append(" - ")
+                .append(" | ").append(p99Range(us)).append(" | | | ").append(ms(block.min())).append(" - ")
                 .append(ms(block.max())).append(" | ").append(Report.secs(peerWall.min())).append(" - ")
-                .append(Report.secs(peerWall.max())).append(" | ").append(p99Range(peer)).append(" | | ")
+                .append(Report.secs(peerWall.max())).append(" | ").append(p99Range(peer)).append(" | | | ")
                 .append(Report.ratio(ratio.min())).append(" - ").append(Report.ratio(ratio.max())).append(" |\n");
         o.append('\n');
         if (!s.singles().isEmpty()) {
-            o.append("| once per run | wall time | writes p50 / p99 / max | failed writes | wall time against us /"
-                    + " peer (medians) |\n");
-            o.append("|---|---|---|---|---|\n");
+            o.append("| once per run | wall time | writes p50 / p99 / max | ").append(slow).append(" | failed writes |"
+                    + " wall time against it: us / peer (medians) |\n");
+            o.append("|---|---|---|---|---|---|\n");
             for (Measurement m : s.singles()) {
                 boolean migration = !m.side().equals("baseline");
                 o.append("| ").append(migration ? "lower bound: " + m.side() : "baseline: the write load alone, no"
                                 + " migration").append(" | ").append(wall(m)).append(" | ").append(latency(m))
-                        .append(" | ").append(failed(m)).append(" | ");
+                        .append(" | ").append(slow(m)).append(" | ").append(failed(m)).append(" | ");
                 if (migration && m.valid() && m.seconds() > 0) {
                     o.append(String.format(Locale.ROOT, "us %sx, peer %sx", Report.ratio(usWall.median() / m.seconds()),
                             Report.ratio(peerWall.median() / m.seconds())));
@@ -76,6 +80,16 @@ final class DdlTables {
         WriteWindow w = m.writes();
         return w == null ? "-" : String.format(Locale.ROOT, "%s / %s / %s ms", num(w.p50Ms()), num(w.p99Ms()),
                 num(w.maxMs()));
+    }
+
+    private static String slow(Measurement m) {
+        WriteWindow w = m.writes();
+        return w == null ? "-" : String.format(Locale.ROOT, "%,d of %,d", w.slow(), w.commits());
+    }
+
+    private static String slowMedian(List<Measurement> runs) {
+        Stats n = DdlScenario.stat(runs, w -> w.slow());
+        return n.count() == 0 ? "-" : String.format(Locale.ROOT, "%,.0f", n.median());
     }
 
     private static String failed(Measurement m) {

@@ -94,8 +94,8 @@ final class OnlineDdlRun {
     }
 
     /**
-     * config-examples/online-ddl-sink.json for one shard, with {@code target.binlog=on}: the ghost table's writes go
-     * to the binlog (and to replicas) as the table's own writes and pt-online-schema-change's copy do.
+     * config-examples/online-ddl-sink.json for one shard, with {@code target.binlog=on} (ghost mode binlogs in any
+     * case): the ghost table's writes go to the binlog (and to replicas) as pt-online-schema-change's copy does.
      */
     Map<String, String> sinkConfig(String topic, String migration) {
         Map<String, String> c = new LinkedHashMap<>();

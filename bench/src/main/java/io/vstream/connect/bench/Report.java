@@ -340,6 +340,8 @@ final class Report {
             number(wn, "p50_ms", w.p50Ms());
             number(wn, "p99_ms", w.p99Ms());
             number(wn, "max_ms", w.maxMs());
+            wn.put("slow", w.slow());
+            wn.put("slow_ms", WriteWindow.SLOW_MS);
             wn.put("first_error", w.firstError());
             wn.put("cutover_attempts", w.cutOverAttempts());
             number(wn, "cutover_block_ms", w.blockMs());

@@ -17,30 +17,35 @@ import java.util.List;
  * @param p50Ms           median transaction latency, ms
  * @param p99Ms           99th percentile transaction latency, ms
  * @param maxMs           the slowest acknowledged transaction, ms
+ * @param slow            acknowledged transactions that took {@value #SLOW_MS} ms or more: a count that does not
+ *                        depend on how long the window is (a percentile does)
  * @param firstError      the load's first error message, or null
  * @param cutOverAttempts cut-over attempts the coordinator logged (us only; 0 otherwise)
  * @param blockMs         the longest write block of one cut-over attempt, ms (LOCK TABLES acquired to UNLOCK TABLES
  *                        returned), or NaN when not measured
  * @param blockTotalMs    the write blocks of all attempts added up, ms, or NaN
  */
-record WriteWindow(double seconds, long commits, long failed, double p50Ms, double p99Ms, double maxMs,
+record WriteWindow(double seconds, long commits, long failed, double p50Ms, double p99Ms, double maxMs, long slow,
                    String firstError, int cutOverAttempts, double blockMs, double blockTotalMs) {
+    static final long SLOW_MS = 100;
 
     static WriteWindow of(LoadStats stats, List<LoadTransaction> committed) {
         long max = 0;
+        long slow = 0;
         for (LoadTransaction t : committed) {
             if (t.thread() >= 0) { // not a preload batch
                 max = Math.max(max, t.durationNanos());
+                slow += t.durationNanos() >= SLOW_MS * 1_000_000L ? 1 : 0;
             }
         }
         return new WriteWindow(stats.elapsed().toNanos() / 1e9, stats.commits(),
                 stats.errors() + stats.unknownOutcomes() + stats.mismatches(),
-                stats.transactionP50().toNanos() / 1e6, stats.transactionP99().toNanos() / 1e6, max / 1e6,
+                stats.transactionP50().toNanos() / 1e6, stats.transactionP99().toNanos() / 1e6, max / 1e6, slow,
                 stats.firstError(), 0, Double.NaN, Double.NaN);
     }
 
     WriteWindow withCutOver(CutOverLog.Blocks blocks) {
-        return new WriteWindow(seconds, commits, failed, p50Ms, p99Ms, maxMs, firstError, blocks.attempts(),
+        return new WriteWindow(seconds, commits, failed, p50Ms, p99Ms, maxMs, slow, firstError, blocks.attempts(),
                 blocks.maxMs(), blocks.totalMs());
     }
 
