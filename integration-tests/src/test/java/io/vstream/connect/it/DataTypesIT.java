@@ -141,7 +141,7 @@ class DataTypesIT {
             st.execute("SET SESSION sql_mode = ''"); // zero dates and out-of-calendar values are accepted
             for (String sql : List.of(ROW_MAX, ROW_MIN, ROW_NULLS, ROW_EDGES)) {
                 st.executeUpdate(sql);
-                gtids.add(lastGtid(st));
+                gtids.add(ShardLog.lastGtid(st));
             }
             try (ResultSet rs = st.executeQuery("SELECT id, HEX(ST_AsWKB(g)), HEX(ST_AsWKB(p)) FROM all_types"
                     + " WHERE id IN (1, 2)")) {
@@ -151,12 +151,13 @@ class DataTypesIT {
                 }
             }
             st.executeUpdate(UPDATE);
-            gtids.add(lastGtid(st));
+            gtids.add(ShardLog.lastGtid(st));
             st.executeUpdate(DELETE);
-            gtids.add(lastGtid(st));
+            gtids.add(ShardLog.lastGtid(st));
         }
 
-        ShardLog log = awaitLog(topic, gtids.get(gtids.size() - 1));
+        ShardLog log = ShardLog.await(connect, topic, gtids.get(gtids.size() - 1), false,
+                Duration.ofSeconds(60));
         assertThat(log.gtids()).containsExactlyElementsOf(gtids);
         assertFieldEvent(log);
 
@@ -417,26 +418,7 @@ class DataTypesIT {
         throw new AssertionError("the shard did not start streaming into " + topic);
     }
 
-    private static ShardLog awaitLog(String topic, String lastGtid) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        ShardLog log = null;
-        while (System.nanoTime() < deadline) {
-            log = new ShardLog(connect.topics().readAll(topic, false));
-            if (log.commitsPerGtid.containsKey(lastGtid)) {
-                return log;
-            }
-            sleep(250);
-        }
-        throw new AssertionError("transaction " + lastGtid + " never reached " + topic + "; have "
-                + (log == null ? "nothing" : log.gtids()));
-    }
 
-    private static String lastGtid(Statement st) throws Exception {
-        try (ResultSet rs = st.executeQuery("SELECT @@last_gtid")) {
-            rs.next();
-            return rs.getString(1);
-        }
-    }
 
     private static void sleep(long ms) {
         try {

@@ -3,6 +3,11 @@ package io.vstream.connect.it;
 import io.vstream.connect.core.event.EventHeaders;
 import io.vstream.connect.core.event.EventType;
 import io.vstream.connect.testsupport.connect.TopicReader.Decoded;
+import io.vstream.connect.testsupport.connect.ConnectCluster;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -60,6 +65,33 @@ final class ShardLog {
             }
         }
         return out;
+    }
+
+    /**
+     * Reads {@code topic} until the COMMIT of {@code lastGtid} is in it (as a {@code read_committed} consumer when
+     * asked), failing after {@code timeout} with what the log holds.
+     */
+    static ShardLog await(ConnectCluster connect, String topic, String lastGtid, boolean readCommitted,
+                          Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        ShardLog log = null;
+        while (System.nanoTime() < deadline) {
+            log = new ShardLog(connect.topics().readAll(topic, readCommitted));
+            if (log.commitsPerGtid.containsKey(lastGtid)) {
+                return log;
+            }
+            Thread.sleep(250);
+        }
+        throw new AssertionError("transaction " + lastGtid + " never reached " + topic + "; the log has "
+                + (log == null ? "nothing" : log.gtids()));
+    }
+
+    /** The GTID of the transaction this session committed last ({@code @@last_gtid}, MariaDB). */
+    static String lastGtid(Statement st) throws SQLException {
+        try (ResultSet rs = st.executeQuery("SELECT @@last_gtid")) {
+            rs.next();
+            return rs.getString(1);
+        }
     }
 
     List<String> gtids() {

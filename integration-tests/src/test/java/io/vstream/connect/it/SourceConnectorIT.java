@@ -14,7 +14,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -119,7 +118,7 @@ class SourceConnectorIT {
                     }
                     st.executeUpdate("INSERT INTO ignored VALUES (" + i + ")");
                     c.commit();
-                    gtids.add(lastGtid(st));
+                    gtids.add(ShardLog.lastGtid(st));
                 }
                 st.executeUpdate("INSERT INTO ignored VALUES (1000)"); // a transaction of an excluded table only
                 c.commit();
@@ -131,7 +130,8 @@ class SourceConnectorIT {
             String shardName = shard == 0 ? "-80" : "80-";
             String topic = TopicNames.shardTopic("vs_" + db, "commerce", shardName);
             List<String> expected = committed.get(shard);
-            ShardLog log = awaitLog(topic, expected.get(expected.size() - 1));
+            ShardLog log = ShardLog.await(connect, topic, expected.get(expected.size() - 1), false,
+                    Duration.ofSeconds(60));
             assertThat(log.gtids()).as("transactions of shard %s in commit order", shardName)
                     .containsExactlyElementsOf(expected);
             assertThat(log.commitsPerGtid.values()).allMatch(n -> n == 1);
@@ -184,26 +184,7 @@ class SourceConnectorIT {
         throw new AssertionError("shard " + shard + " did not start streaming");
     }
 
-    private static ShardLog awaitLog(String topic, String lastGtid) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        ShardLog log = null;
-        while (System.nanoTime() < deadline) {
-            log = new ShardLog(connect.topics().readAll(topic, false));
-            if (log.commitsPerGtid.containsKey(lastGtid)) {
-                return log;
-            }
-            sleep(250);
-        }
-        throw new AssertionError("transaction " + lastGtid + " never reached " + topic + "; have "
-                + (log == null ? "nothing" : log.gtids()));
-    }
 
-    private static String lastGtid(Statement st) throws Exception {
-        try (ResultSet rs = st.executeQuery("SELECT @@last_gtid")) {
-            rs.next();
-            return rs.getString(1);
-        }
-    }
 
     private static List<String> errorsOf(ConfigInfos infos, String key) {
         for (ConfigInfo ci : infos.configs()) {

@@ -83,7 +83,7 @@ class SourceRecoveryIT {
                 assertThat(acked).isNotEmpty();
                 String topic = TopicNames.shardTopic("vs_" + db, "commerce", SHARD_NAMES[shard]);
                 String last = acked.stream().filter(t -> t.gtid() != null).reduce((a, b) -> b).orElseThrow().gtid();
-                ShardLog log = awaitLog(connect, topic, last, exactlyOnce);
+                ShardLog log = ShardLog.await(connect, topic, last, exactlyOnce, Duration.ofSeconds(90));
                 List<String> problems = StreamVerifier.verify(log, acked, exactlyOnce, 20);
                 assertThat(problems).as("shard %s: %d acknowledged transactions, %d in the log",
                         SHARD_NAMES[shard], acked.size(), log.transactions.size()).isEmpty();
@@ -91,20 +91,5 @@ class SourceRecoveryIT {
         } finally {
             connect.delete(name);
         }
-    }
-
-    private static ShardLog awaitLog(ConnectCluster connect, String topic, String lastGtid, boolean readCommitted)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-        ShardLog log = null;
-        while (System.nanoTime() < deadline) {
-            log = new ShardLog(connect.topics().readAll(topic, readCommitted));
-            if (log.commitsPerGtid.containsKey(lastGtid)) {
-                return log;
-            }
-            Thread.sleep(500);
-        }
-        throw new AssertionError("transaction " + lastGtid + " never reached " + topic + "; the log has "
-                + (log == null ? 0 : log.transactions.size()) + " transactions");
     }
 }
