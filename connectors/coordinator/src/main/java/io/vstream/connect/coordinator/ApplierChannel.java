@@ -79,19 +79,24 @@ final class ApplierChannel {
      * copy looks before each chunk, and expires unless renewed), or lets it go on when {@code reason} is null.
      */
     void throttle(Connection source, String scope, String reason, java.time.Duration ttl) throws SQLException {
+        if (reason == null) {
+            // called every round: no DDL here (each CREATE ... IF NOT EXISTS would land in the shard's binlog)
+            try (PreparedStatement ps = source.prepareStatement("DELETE FROM " + SqlIdentifiers.qualify(stateDb,
+                    "throttle") + " WHERE scope = ?")) {
+                ps.setString(1, scope);
+                ps.executeUpdate();
+            } catch (SQLException e) {
+                if (e.getErrorCode() != 1146 && e.getErrorCode() != 1049) {
+                    throw e;
+                }
+            }
+            return;
+        }
         try (Statement st = source.createStatement()) {
             st.execute("CREATE DATABASE IF NOT EXISTS " + SqlIdentifiers.quote(stateDb));
             st.execute("CREATE TABLE IF NOT EXISTS " + SqlIdentifiers.qualify(stateDb, "throttle")
                     + " (scope VARCHAR(128) NOT NULL PRIMARY KEY, reason TEXT NOT NULL,"
                     + " expires_at TIMESTAMP(6) NOT NULL) ENGINE=InnoDB");
-        }
-        if (reason == null) {
-            try (PreparedStatement ps = source.prepareStatement("DELETE FROM " + SqlIdentifiers.qualify(stateDb,
-                    "throttle") + " WHERE scope = ?")) {
-                ps.setString(1, scope);
-                ps.executeUpdate();
-            }
-            return;
         }
         try (PreparedStatement ps = source.prepareStatement(SqlTag.tag("coordinator", "REPLACE INTO "
                 + SqlIdentifiers.qualify(stateDb, "throttle") + " (scope, reason, expires_at) VALUES (?, ?,"
