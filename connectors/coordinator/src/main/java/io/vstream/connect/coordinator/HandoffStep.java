@@ -1,6 +1,9 @@
 package io.vstream.connect.coordinator;
 
-/** The numbered steps of the clone hand-off (docs/clone.md), persisted so a restart resumes at the right one. */
+/**
+ * The numbered steps of a workflow's last phase, persisted so a restart resumes at the right one: the clone hand-off
+ * (docs/clone.md) and the reshard switch (docs/reshard.md).
+ */
 public enum HandoffStep {
     /** 1. Pause the applier at its next transaction boundary. */
     PAUSE,
@@ -11,5 +14,11 @@ public enum HandoffStep {
     /** 4. Retire the applier and make the target a native replica of the source from S. */
     REPLICATE,
     /** 5. Check that replication runs and catches up with the source. */
-    VERIFY
+    VERIFY,
+    /** Reshard 1. Make the old shards read-only. */
+    READ_ONLY,
+    /** Reshard 2. Wait until every new shard holds each old shard's final position; build the journal. */
+    WAIT_APPLIED,
+    /** Reshard 3. Write the journal into every old and new shard; retire the applier. */
+    JOURNAL
 }

@@ -46,7 +46,11 @@ public class VStreamCoordinatorConnector extends SourceConnector {
         Map<String, org.apache.kafka.common.config.ConfigValue> values = new java.util.HashMap<>();
         config.configValues().forEach(v -> values.put(v.name(), v));
         String workflow = connectorConfigs.getOrDefault(VStreamCoordinatorConnectorConfig.WORKFLOW, "clone");
-        List<String> required = "online-ddl".equalsIgnoreCase(workflow)
+        List<String> required = "reshard".equalsIgnoreCase(workflow)
+                ? List.of(VStreamCoordinatorConnectorConfig.SHARDS, VStreamCoordinatorConnectorConfig.RESHARD_KEYSPACE,
+                        VStreamCoordinatorConnectorConfig.RESHARD_DATABASE,
+                        VStreamCoordinatorConnectorConfig.RESHARD_TARGET_SHARDS)
+                : "online-ddl".equalsIgnoreCase(workflow)
                 ? List.of(VStreamCoordinatorConnectorConfig.SHARDS, VStreamCoordinatorConnectorConfig.DDL_DATABASE,
                         VStreamCoordinatorConnectorConfig.DDL_TABLE, VStreamCoordinatorConnectorConfig.DDL_ALTER)
                 : List.of(VStreamCoordinatorConnectorConfig.SOURCE_HOST, VStreamCoordinatorConnectorConfig.TARGET_HOST,
@@ -57,6 +61,9 @@ public class VStreamCoordinatorConnector extends SourceConnector {
             if (v == null || v.isBlank()) {
                 values.get(key).addErrorMessage("The " + workflow + " workflow needs " + key);
             }
+        }
+        if ("reshard".equalsIgnoreCase(workflow)) {
+            ReshardPreflight.validateConfig(connectorConfigs, values);
         }
         return config;
     }

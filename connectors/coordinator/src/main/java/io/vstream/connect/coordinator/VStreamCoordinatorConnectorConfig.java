@@ -49,25 +49,36 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
     public static final String CUTOVER_MAX_ATTEMPTS = "cutover.max.attempts";
     public static final String CUTOVER_TEST_CRASH_AT_STEP = "cutover.test.crash.at.step";
     public static final String THROTTLE_MAX_APPLIER_LAG_MS = "throttle.max.applier.lag.ms";
+    public static final String RESHARD_KEYSPACE = "reshard.keyspace";
+    public static final String RESHARD_DATABASE = "reshard.database";
+    public static final String RESHARD_TARGET_SHARDS = "reshard.target.shards";
+    public static final String RESHARD_VINDEX = "reshard.vindex";
+    public static final String RESHARD_COLUMNS = "reshard.columns";
+    public static final String RESHARD_COLUMN_DEFAULT = "reshard.column.default";
 
     private static final String GROUP_WORKFLOW = "Workflow";
     private static final String GROUP_SERVERS = "Servers";
     private static final String GROUP_HANDOFF = "Hand-off";
     private static final String GROUP_DDL = "Online DDL";
+    private static final String GROUP_RESHARD = "Reshard";
 
     public static final ConfigDef CONFIG_DEF = configDef();
 
     private static ConfigDef configDef() {
         ConfigDef def = new ConfigDef();
         int o = 0;
-        def.define(WORKFLOW, Type.STRING, "clone", ConfigDef.CaseInsensitiveValidString.in("clone", "online-ddl"),
+        def.define(WORKFLOW, Type.STRING, "clone", ConfigDef.CaseInsensitiveValidString.in("clone", "online-ddl", "reshard"),
                 Importance.HIGH,
                 "The workflow to drive. 'clone': wait until the applier (the sink in clone mode) has copied and"
                         + " caught up, stop it at an exact position, compare source and target by checksum there, and"
                         + " make the target a native replica of the source from that position (docs/clone.md)."
                         + " 'online-ddl': validate the ALTER, create the ghost table on every shard, wait until the"
                         + " applier (the sink in ghost mode) has copied and caught up, compare by checksum, and swap the"
-                        + " tables atomically on every shard (docs/online-ddl.md).", GROUP_WORKFLOW, ++o,
+                        + " tables atomically on every shard (docs/online-ddl.md). 'reshard': check that the new shards"
+                        + " cover exactly the old ones and are empty, wait until the applier (the sink in reshard mode)"
+                        + " has copied and caught up, then switch: make the old shards read-only, wait until every new"
+                        + " shard holds everything up to each old shard's final position, and write the journal into"
+                        + " every old and new shard (docs/reshard.md).", GROUP_WORKFLOW, ++o,
                 Width.SHORT, "Workflow");
         def.define(WORKFLOW_NAME, Type.STRING, "", Importance.MEDIUM,
                 "The workflow's name in status records and offsets; empty means the connector's name.",
@@ -243,19 +254,28 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
         return getBoolean(CANCEL);
     }
 
-    /** Online DDL: each shard's name and server, with the source credentials. */
+    /** Online DDL, reshard (the old shards): each shard's name and server, with the source credentials. */
     public java.util.LinkedHashMap<String, Endpoint> shards() {
+        return parseShards(SHARDS);
+    }
+
+    private java.util.LinkedHashMap<String, Endpoint> parseShards(String key) {
         java.util.LinkedHashMap<String, Endpoint> out = new java.util.LinkedHashMap<>();
-        for (String e : getList(SHARDS)) {
+        for (String e : getList(key)) {
             int eq = e.indexOf('=');
             int colon = e.lastIndexOf(':');
             if (eq <= 0 || colon < eq) {
-                throw new org.apache.kafka.common.config.ConfigException(SHARDS, e,
+                throw new org.apache.kafka.common.config.ConfigException(key, e,
                         "must be <shard>=<host>:<port>, e.g. -80=10.0.0.1:3306");
             }
-            out.put(e.substring(0, eq).strip(), new Endpoint(e.substring(eq + 1, colon).strip(),
-                    Integer.parseInt(e.substring(colon + 1).strip()), getString(SOURCE_USER),
-                    getPassword(SOURCE_PASSWORD)));
+            int port;
+            try {
+                port = Integer.parseInt(e.substring(colon + 1).strip());
+            } catch (NumberFormatException ex) {
+                throw new org.apache.kafka.common.config.ConfigException(key, e, "the port is not a number");
+            }
+            out.put(e.substring(0, eq).strip(), new Endpoint(e.substring(eq + 1, colon).strip(), port,
+                    getString(SOURCE_USER), getPassword(SOURCE_PASSWORD)));
         }
         return out;
     }
@@ -303,6 +323,50 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
 
     public int cutOverMaxAttempts() {
         return getInt(CUTOVER_MAX_ATTEMPTS);
+    }
+
+    public String reshardKeyspace() {
+        return getString(RESHARD_KEYSPACE);
+    }
+
+    public String reshardDatabase() {
+        return getString(RESHARD_DATABASE);
+    }
+
+    /** Reshard: each new shard's name and server, with the target credentials (the source's when none are set). */
+    public java.util.LinkedHashMap<String, Endpoint> reshardTargets() {
+        String user = getString(TARGET_USER);
+        boolean own = user != null && !user.isBlank();
+        java.util.LinkedHashMap<String, Endpoint> out = new java.util.LinkedHashMap<>();
+        for (java.util.Map.Entry<String, Endpoint> e : parseShards(RESHARD_TARGET_SHARDS).entrySet()) {
+            Endpoint s = e.getValue();
+            out.put(e.getKey(), new Endpoint(s.host(), s.port(), own ? user : getString(SOURCE_USER),
+                    own ? getPassword(TARGET_PASSWORD) : getPassword(SOURCE_PASSWORD)));
+        }
+        return out;
+    }
+
+    public String reshardVindex() {
+        return getString(RESHARD_VINDEX);
+    }
+
+    /** Reshard: table -> sharding column, from reshard.columns. */
+    public java.util.Map<String, String> reshardColumns() {
+        java.util.Map<String, String> out = new java.util.LinkedHashMap<>();
+        for (String e : getList(RESHARD_COLUMNS)) {
+            int colon = e.indexOf(':');
+            if (colon <= 0 || colon == e.length() - 1) {
+                throw new org.apache.kafka.common.config.ConfigException(RESHARD_COLUMNS, e,
+                        "must be <table>:<column>, e.g. orders:customer_id");
+            }
+            out.put(e.substring(0, colon).strip(), e.substring(colon + 1).strip());
+        }
+        return out;
+    }
+
+    public String reshardColumnDefault() {
+        String c = getString(RESHARD_COLUMN_DEFAULT);
+        return c == null || c.isBlank() ? null : c.strip();
     }
 
     public Duration pollInterval() {

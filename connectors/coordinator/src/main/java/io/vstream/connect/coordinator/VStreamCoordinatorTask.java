@@ -36,8 +36,11 @@ public class VStreamCoordinatorTask extends SourceTask {
     public void start(Map<String, String> props) {
         config = new VStreamCoordinatorConnectorConfig(props);
         workflowName = config.workflowName(props.getOrDefault("name", "vstream-coordinator"));
-        workflow = "online-ddl".equals(config.workflowType()) ? new OnlineDdlWorkflow(config, workflowName)
-                : new CloneWorkflow(config, workflowName);
+        workflow = switch (config.workflowType()) {
+            case "online-ddl" -> new OnlineDdlWorkflow(config, workflowName);
+            case "reshard" -> new ReshardWorkflow(config, workflowName);
+            default -> new CloneWorkflow(config, workflowName);
+        };
         records = new StatusRecords(config.statusTopic(), workflowName, workflow.type());
         status = WorkflowStatus.fromOffset(context.offsetStorageReader().offset(WorkflowStatus.partition(workflowName)));
         LOG.info("Coordinator of workflow '{}' starting in state {}{}", workflowName, status.state(),

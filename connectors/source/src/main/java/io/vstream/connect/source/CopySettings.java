@@ -18,4 +18,10 @@ record CopySettings(
 
     static final int FIRST_CHUNK_ROWS = 1000;
     static final int MIN_CHUNK_ROWS = 100;
+
+    /** The same settings with the copy phase on (a shard that must be copied whatever start.mode says). */
+    CopySettings forcingCopy() {
+        return new CopySettings(true, tables, skipKeylessTables, chunkTarget, chunkMaxRows, cycleMax, maxRowsPerSecond,
+                throttleReplicas, maxReplicaLag, throttleStateDatabase);
+    }
 }

@@ -113,6 +113,19 @@ final class RecordFactory {
     }
 
     /**
+     * The shard's stream ends at a reshard journal: the record's offset is the position after the journal's transaction
+     * marked with the journal ({@link JournalMarks}), so a restart knows the shard is done; {@code fallback} says that
+     * the stream could not reach the journal (the new shards are copied instead).
+     */
+    SourceRecord journal(io.vstream.connect.core.reshard.Journal journal, ShardGtid at, boolean fallback, long tsMs) {
+        Map<String, Object> offset = new java.util.LinkedHashMap<>(OffsetCodec.offset(at));
+        JournalMarks.mark(offset, journal, fallback);
+        return new SourceRecord(partition, offset, topic, 0, null, null, ControlEvents.JOURNAL,
+                ControlEvents.journal(keyspace, shard, journal.id(), journal.toJson(), tsMs), tsMs,
+                headers(EventType.JOURNAL, null));
+    }
+
+    /**
      * One ROW record.
      *
      * @param order the event's 1-based order in its transaction

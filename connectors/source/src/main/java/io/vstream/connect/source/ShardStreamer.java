@@ -59,6 +59,10 @@ final class ShardStreamer implements Runnable {
     private volatile Throwable failure;
     private volatile BinaryLogClient client;
     private volatile Exception clientFailure;
+    private volatile boolean ended; // the stream reached a reshard journal that retires this shard: it is done
+    private final io.vstream.connect.core.reshard.Journal drainJournal; // the journal a resumed stream must reach
+    private long journalTableId = -1;
+    private io.vstream.connect.core.reshard.Journal pendingJournal;
 
     private ShardGtid committed; // position after the last complete transaction seen
     private Flavor flavor;
@@ -76,6 +80,17 @@ final class ShardStreamer implements Runnable {
 
     ShardStreamer(ShardSpec shard, StreamSettings settings, CopySettings copy, long serverId, ShardGtid start,
                   long epoch, StreamMetrics metrics) {
+        this(shard, settings, copy, serverId, start, epoch, metrics, null);
+    }
+
+    /**
+     * @param drainJournal when this shard is a participant of a journal the connector knows of (a stream resumed after
+     *                     a reshard): if the shard cannot be streamed up to it (gone, binlogs purged), the stream ends
+     *                     at it with the fallback mark (or fails, as reshard.fallback says)
+     */
+    ShardStreamer(ShardSpec shard, StreamSettings settings, CopySettings copy, long serverId, ShardGtid start,
+                  long epoch, StreamMetrics metrics, io.vstream.connect.core.reshard.Journal drainJournal) {
+        this.drainJournal = drainJournal;
         this.shard = shard;
         this.copy = copy;
         this.settings = settings;
@@ -95,6 +110,11 @@ final class ShardStreamer implements Runnable {
         return queue;
     }
 
+    /** Whether the shard's stream has ended at a reshard journal (its last record is the JOURNAL). */
+    boolean ended() {
+        return ended;
+    }
+
     /** The reason the shard stopped streaming for good, or {@code null}. */
     Throwable failure() {
         return failure;
@@ -109,11 +129,13 @@ final class ShardStreamer implements Runnable {
     public void run() {
         long backoff = settings.backoffInitial().toMillis();
         long downSince = 0;
-        while (running) {
+        while (running && !ended) {
             try {
                 streamOnce();
             } catch (FatalStreamException e) {
-                failure = e;
+                if (!giveUpToJournal(e.getMessage())) {
+                    failure = e;
+                }
                 break;
             } catch (ConnectException e) {
                 failure = e; // refused by a check (uncopyable table, copy that cannot continue): the message says why
@@ -124,7 +146,7 @@ final class ShardStreamer implements Runnable {
                             committed == null ? "the start position" : committed.gtidText());
                 }
             }
-            if (!running) {
+            if (!running || ended) {
                 break;
             }
             abortOpenTransaction();
@@ -136,6 +158,9 @@ final class ShardStreamer implements Runnable {
             if (downSince == 0) {
                 downSince = now;
             } else if (now - downSince > settings.retryMaxDuration().toNanos()) {
+                if (giveUpToJournal("unreachable for longer than retry.max.duration.ms")) {
+                    break;
+                }
                 failure = new ConnectException("Shard " + shard.name() + " (" + shard.host() + ":" + shard.port()
                         + ") has been unreachable for longer than retry.max.duration.ms ("
                         + settings.retryMaxDuration().toMillis() + " ms); last position "
@@ -163,9 +188,48 @@ final class ShardStreamer implements Runnable {
                 phase.runCycle();
             }
         }
-        if (running) {
+        if (running && !ended) {
             binlogUntil(null);
         }
+    }
+
+    /**
+     * A resumed stream that cannot reach its journal (the old shard is gone or has purged its binlogs): ends at the
+     * journal with the fallback mark when reshard.fallback=copy, so the connector copies the new shards; returns false
+     * (the caller fails the shard) when there is no such journal, or with reshard.fallback=fail, after saying why.
+     */
+    private boolean giveUpToJournal(String why) {
+        io.vstream.connect.core.reshard.Journal j = drainJournal;
+        if (j == null) {
+            return false;
+        }
+        if (!settings.reshardFallbackCopy()) {
+            failure = new ConnectException("Shard " + shard.name() + " was retired by reshard journal " + j.id()
+                    + ", but this stream cannot read it up to the journal (" + why + "), and reshard.fallback=fail."
+                    + " Either bring the old shard back (with its binlogs) and restart the task, or set"
+                    + " reshard.fallback=copy to copy the new shards " + j.shardNames() + " afresh");
+            return true;
+        }
+        LOG.warn("Shard {}: cannot stream up to reshard journal {} ({}); falling back to a fresh copy of the new"
+                + " shards {} (reshard.fallback=copy)", shard.name(), j.id(), why, j.shardNames());
+        endAtJournal(j, true, System.currentTimeMillis());
+        return true;
+    }
+
+    private void endAtJournal(io.vstream.connect.core.reshard.Journal j, boolean fallback, long ts) {
+        boolean copying = committed != null && committed.isCopying();
+        if (copying && !fallback) {
+            LOG.warn("Shard {}: reshard journal {} arrived before this stream's copy completed; the new shards {} will"
+                    + " be copied", shard.name(), j.id(), j.shardNames());
+        }
+        ShardGtid at = committed != null ? committed
+                : ShardGtid.of(settings.keyspace(), shard.name(),
+                io.vstream.connect.core.position.GtidPosition.parse(j.participant(shard.name()).orElseThrow().position()));
+        enqueue(QueuedRecord.boundary(records.journal(j, at, fallback || copying, ts)));
+        ended = true;
+        LOG.info("Shard {}: stream ended at reshard journal {} (position {}); the new shards are {}", shard.name(),
+                j.id(), at.gtidText(), j.shardNames());
+        disconnectQuietly();
     }
 
     /** The preflight, the server's charsets, and the start position when none is known yet. */
@@ -236,7 +300,7 @@ final class ShardStreamer implements Runnable {
         return new CopyPhase.Stream() {
             @Override
             public boolean running() {
-                return running;
+                return running && !ended;
             }
 
             @Override
@@ -327,7 +391,7 @@ final class ShardStreamer implements Runnable {
         } catch (ServerException e) {
             throw classify(e);
         }
-        if (targetReached) {
+        if (targetReached || ended) {
             return;
         }
         Exception f = clientFailure;
@@ -460,6 +524,11 @@ final class ShardStreamer implements Runnable {
     }
 
     private void onTableMap(TableMapEventData tm) {
+        if (io.vstream.connect.core.reshard.JournalTable.TABLE.equals(tm.getTable())
+                && settings.journalDatabase().equals(tm.getDatabase())) {
+            journalTableId = tm.getTableId();
+            return;
+        }
         if (!settings.database().equals(tm.getDatabase()) || !settings.filter().includesTable(tm.getTable())) {
             return;
         }
@@ -486,6 +555,12 @@ final class ShardStreamer implements Runnable {
             DeleteRowsEventData d = event.getData();
             tableId = d.getTableId();
             rows = d.getRows();
+        }
+        if (tableId == journalTableId) {
+            if (EventType.isWrite(type)) {
+                onJournalRows(rows);
+            }
+            return;
         }
         TableDecoder decoder = decoders.get(tableId);
         if (decoder == null) {
@@ -524,6 +599,20 @@ final class ShardStreamer implements Runnable {
         }
     }
 
+    /** A journal written into this shard: if it retires this shard, the stream ends after its transaction. */
+    private void onJournalRows(List<?> rows) {
+        for (Object row : rows) {
+            Object[] values = (Object[]) row;
+            if (!settings.keyspace().equals(io.vstream.connect.core.reshard.JournalTable.keyspaceOf(values))) {
+                continue;
+            }
+            io.vstream.connect.core.reshard.Journal j = io.vstream.connect.core.reshard.JournalTable.fromRow(values);
+            if (j.retires(shard.name())) {
+                pendingJournal = j;
+            }
+        }
+    }
+
     private void emitRow(TableDecoder decoder, Struct beforeRow, Struct afterRow, RowEnvelope.Op op, boolean copying,
                          long ts, long eventServerId, int rowIndex) {
         if (copying && !CopyFilter.send(committed.tablePks(), decoder.table().table(), beforeRow, afterRow)) {
@@ -556,6 +645,16 @@ final class ShardStreamer implements Runnable {
             return;
         }
         committed = committed.withGtid(committed.gtid().advance(txnGtid));
+        if (pendingJournal != null) {
+            io.vstream.connect.core.reshard.Journal j = pendingJournal;
+            pendingJournal = null;
+            if (txnBegun) {
+                enqueue(QueuedRecord.boundary(records.commit(txnGtid, committed, txnEvents, ts)));
+            }
+            endTransaction();
+            endAtJournal(j, false, ts);
+            return;
+        }
         if (txnBegun) {
             enqueue(QueuedRecord.boundary(records.commit(txnGtid, committed, txnEvents, ts)));
             metrics.transaction(ts);

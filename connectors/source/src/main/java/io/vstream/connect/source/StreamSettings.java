@@ -16,5 +16,7 @@ record StreamSettings(
         Duration retryMaxDuration,
         Duration heartbeatInterval,
         int maxQueueSize,
-        TableFilter filter) {
+        TableFilter filter,
+        String journalDatabase,
+        boolean reshardFallbackCopy) {
 }

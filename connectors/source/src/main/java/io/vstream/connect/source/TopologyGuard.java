@@ -25,6 +25,7 @@ final class TopologyGuard {
     static final String KEYSPACE_SHARD = "*";
     static final String SHARDS_KEY = "shards";
     static final String COPY_COMPLETED_KEY = "copy_completed";
+    static final String FALLBACK_KEY = "fallback_announced";
 
     private TopologyGuard() {
     }
@@ -41,7 +42,8 @@ final class TopologyGuard {
      *
      * @throws ConnectException naming the shards and the way to drop them deliberately
      */
-    static void check(OffsetStorageReader reader, String connectorName, String keyspace, List<ShardSpec> shards) {
+    static void check(OffsetStorageReader reader, String connectorName, String keyspace, List<ShardSpec> shards,
+                      java.util.Set<String> retired) {
         if (reader == null) {
             return;
         }
@@ -51,7 +53,7 @@ final class TopologyGuard {
         }
         List<String> missing = new ArrayList<>();
         for (String name : Arrays.asList(list.split(","))) {
-            if (shards.stream().noneMatch(s -> s.name().equals(name))) {
+            if (shards.stream().noneMatch(s -> s.name().equals(name)) && !retired.contains(name)) {
                 missing.add(name);
             }
         }
@@ -95,23 +97,51 @@ final class TopologyGuard {
     }
 
     /** The keyspace-level COPY_COMPLETED: every shard's copy is done (on the keyspace topic). */
-    static SourceRecord copyCompletedRecord(String topicPrefix, String keyspace, List<ShardSpec> shards) {
+    static SourceRecord copyCompletedRecord(String topicPrefix, String keyspace, List<ShardSpec> shards,
+                                            ReshardPlan plan) {
         long now = System.currentTimeMillis();
-        return keyspaceRecord(topicPrefix, keyspace, shards, true, EventType.COPY_COMPLETED,
+        return keyspaceRecord(topicPrefix, keyspace, shards, true, plan, EventType.COPY_COMPLETED,
                 ControlEvents.COPY_COMPLETED, ControlEvents.copyCompleted(keyspace, null, null, now), now);
     }
 
     /** The record that stores the current shard list (on the keyspace topic). */
     static SourceRecord record(String topicPrefix, String keyspace, List<ShardSpec> shards, boolean copyCompleted) {
+        return record(topicPrefix, keyspace, shards, copyCompleted, ReshardPlan.empty());
+    }
+
+    /** The record that stores the current shard list, and with a reshard plan the shards' addresses and the plan. */
+    static SourceRecord record(String topicPrefix, String keyspace, List<ShardSpec> shards, boolean copyCompleted,
+                               ReshardPlan plan) {
         List<String> names = new ArrayList<>();
         shards.forEach(s -> names.add(s.name()));
         long now = System.currentTimeMillis();
-        return keyspaceRecord(topicPrefix, keyspace, shards, copyCompleted, EventType.VGTID, ControlEvents.TOPOLOGY,
-                ControlEvents.topology(keyspace, names, now), now);
+        return keyspaceRecord(topicPrefix, keyspace, shards, copyCompleted, plan, EventType.VGTID,
+                ControlEvents.TOPOLOGY, ControlEvents.topology(keyspace, names, now), now);
+    }
+
+    /**
+     * Once per fallback: a JOURNAL record on the keyspace topic saying that the stream gave up reading old shards up
+     * to a journal and copies the new shards instead (its value's journal text carries {@code "fallback":true}).
+     */
+    static SourceRecord fallbackRecord(OffsetStorageReader reader, String topicPrefix, String keyspace,
+                                       List<ShardSpec> shards, boolean copyCompleted, ReshardPlan plan) {
+        if (plan.fallbackJournal == null) {
+            return null;
+        }
+        Map<String, Object> stored = reader == null ? null : reader.offset(partition(keyspace));
+        if (stored != null && String.valueOf(plan.fallbackJournal).equals(String.valueOf(stored.get(FALLBACK_KEY)))) {
+            return null; // announced already
+        }
+        long now = System.currentTimeMillis();
+        String text = "{\"fallback\":true,\"journal_id\":" + plan.fallbackJournal + ",\"copying\":"
+                + plan.copy.stream().map(s -> "\"" + s + "\"").toList() + "}";
+        return keyspaceRecord(topicPrefix, keyspace, shards, copyCompleted, plan, EventType.JOURNAL,
+                ControlEvents.JOURNAL, ControlEvents.journal(keyspace, KEYSPACE_SHARD, plan.fallbackJournal, text, now),
+                now);
     }
 
     private static SourceRecord keyspaceRecord(String topicPrefix, String keyspace, List<ShardSpec> shards,
-                                               boolean copyCompleted, EventType type,
+                                               boolean copyCompleted, ReshardPlan plan, EventType type,
                                                org.apache.kafka.connect.data.Schema schema,
                                                org.apache.kafka.connect.data.Struct value, long now) {
         List<String> names = new ArrayList<>();
@@ -120,6 +150,13 @@ final class TopologyGuard {
         offset.put(SHARDS_KEY, String.join(",", names));
         if (copyCompleted) {
             offset.put(COPY_COMPLETED_KEY, "true");
+        }
+        if (plan != null && !plan.isEmpty()) {
+            offset.put(StreamTopology.ADDRESSES_KEY, String.join(",", shards.stream().map(ShardSpec::format).toList()));
+            offset.put(StreamTopology.PLAN_KEY, plan.toJson());
+            if (plan.fallbackJournal != null) {
+                offset.put(FALLBACK_KEY, String.valueOf(plan.fallbackJournal));
+            }
         }
         ConnectHeaders h = new ConnectHeaders();
         h.addString(EventHeaders.EVENT, type.headerValue());

@@ -23,6 +23,9 @@ public class VStreamSourceConnector extends SourceConnector {
 
     private Map<String, String> props;
     private VStreamSourceConnectorConfig config;
+    private volatile StreamTopology topology;
+    private Thread watcher;
+    private volatile boolean running;
 
     @Override
     public String version() {
@@ -33,8 +36,39 @@ public class VStreamSourceConnector extends SourceConnector {
     public void start(Map<String, String> props) {
         this.props = Map.copyOf(props);
         this.config = new VStreamSourceConnectorConfig(props);
-        LOG.info("Starting source connector for keyspace '{}' with {} shard(s)", config.keyspace(),
-                config.topology().size());
+        this.topology = StreamTopology.resolve(config, context().offsetStorageReader(), StreamTopology.servers(config));
+        LOG.info("Starting source connector for keyspace '{}' with shard(s) {}", config.keyspace(),
+                topology.shards().stream().map(ShardSpec::name).toList());
+        running = true;
+        watcher = new Thread(this::watchJournals, "vstream-source-journals-" + props.getOrDefault("name", ""));
+        watcher.setDaemon(true);
+        watcher.start();
+    }
+
+    /**
+     * Moves the stream to a journal's new shards once every participant's stored offset says it has reached the
+     * journal (their tasks ended those shards' streams at it), by reconfiguring the tasks.
+     */
+    private void watchJournals() {
+        long interval = config.journalCheckInterval().toMillis();
+        while (running) {
+            try {
+                Thread.sleep(interval);
+                StreamTopology current = topology;
+                java.util.Optional<StreamTopology> next = current.afterJournals(StreamTopology.offsets(
+                        context().offsetStorageReader(), config.keyspace(), current.shards()), config.topology());
+                if (next.isPresent() && running) {
+                    topology = next.get();
+                    LOG.info("Keyspace '{}': reconfiguring the tasks for shard(s) {}", config.keyspace(),
+                            topology.shards().stream().map(ShardSpec::name).toList());
+                    context.requestTaskReconfiguration();
+                }
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                LOG.warn("Keyspace '{}': checking the reshard journals failed: {}", config.keyspace(), e.toString());
+            }
+        }
     }
 
     @Override
@@ -44,7 +78,8 @@ public class VStreamSourceConnector extends SourceConnector {
 
     @Override
     public List<Map<String, String>> taskConfigs(int maxTasks) {
-        List<ShardSpec> shards = config.topology();
+        StreamTopology current = topology;
+        List<ShardSpec> shards = current.shards();
         int tasks = Math.max(1, Math.min(maxTasks, shards.size()));
         List<List<ShardSpec>> groups = new ArrayList<>();
         for (int i = 0; i < tasks; i++) {
@@ -55,13 +90,17 @@ public class VStreamSourceConnector extends SourceConnector {
         }
         List<Map<String, String>> configs = new ArrayList<>();
         for (List<ShardSpec> g : groups) {
-            configs.add(VStreamSourceTaskConfig.forShards(props, g));
+            configs.add(VStreamSourceTaskConfig.forShards(props, shards, g, current.plan()));
         }
         return configs;
     }
 
     @Override
     public void stop() {
+        running = false;
+        if (watcher != null) {
+            watcher.interrupt();
+        }
         LOG.info("Stopping source connector");
     }
 

@@ -53,6 +53,9 @@ public class VStreamSourceConnectorConfig extends AbstractConfig {
     public static final String THROTTLE_REPLICAS = "throttle.replicas";
     public static final String THROTTLE_MAX_REPLICA_LAG_MS = "throttle.max.replica.lag.ms";
     public static final String THROTTLE_STATE_DATABASE = "throttle.state.database";
+    public static final String JOURNAL_DATABASE = "reshard.journal.database";
+    public static final String RESHARD_FALLBACK = "reshard.fallback";
+    public static final String JOURNAL_CHECK_INTERVAL_MS = "reshard.check.interval.ms";
     public static final String MAX_BATCH_SIZE = "max.batch.size";
     public static final String MAX_QUEUE_SIZE = "max.queue.size";
     public static final String POLL_INTERVAL_MS = "poll.interval.ms";
@@ -137,6 +140,23 @@ public class VStreamSourceConnectorConfig extends AbstractConfig {
                 "The binlog client's server_id for the first shard; shard i uses base + i. Each must differ from every"
                         + " server and every other binlog reader of the same server. 0 derives a base from the connector"
                         + " name in [1000000000, 2000000000).", GROUP_STREAM, ++o, Width.SHORT, "Binlog server id base");
+        def.define(JOURNAL_DATABASE, Type.STRING, "_vstream", new ConfigDef.NonEmptyString(), Importance.LOW,
+                "The database of the reshard journal table (the coordinator's state.database). A shard's stream ends"
+                        + " at a journal row that retires the shard, and the connector continues on the journal's new"
+                        + " shards from their journaled positions (docs/reshard.md).", GROUP_STREAM, ++o, Width.MEDIUM,
+                "Reshard journal database");
+        def.define(RESHARD_FALLBACK, Type.STRING, "copy", ConfigDef.CaseInsensitiveValidString.in("copy", "fail"),
+                Importance.MEDIUM,
+                "What a stream resumed after a reshard does when an old shard it must read up to the journal is gone"
+                        + " or has purged the binlogs it needs: 'copy' copies the journal's new shards afresh (copy"
+                        + " rows, op 'r'; logged, and announced by a JOURNAL record with fallback=true on the keyspace"
+                        + " topic); 'fail' stops the task with a message naming the shard and the choices.",
+                GROUP_STREAM, ++o, Width.SHORT, "Reshard fallback");
+        def.define(JOURNAL_CHECK_INTERVAL_MS, Type.LONG, 1_000L, ConfigDef.Range.atLeast(100), Importance.LOW,
+                "How often the connector checks whether every participant of a reshard journal has reached it (their"
+                        + " stored offsets say so), to move the stream to the new shards. Offsets are stored every"
+                        + " offset.flush.interval.ms of the worker, which bounds how soon the switch happens.",
+                GROUP_STREAM, ++o, Width.SHORT, "Reshard check interval (ms)");
         o = 0;
         def.define(TABLE_INCLUDE_LIST, Type.LIST, "", Importance.MEDIUM,
                 "Regular expressions (full match, case-insensitive) of the table names to stream; empty means all"
@@ -220,6 +240,18 @@ public class VStreamSourceConnectorConfig extends AbstractConfig {
     }
 
     /** The shards in configuration order. */
+    public String journalDatabase() {
+        return getString(JOURNAL_DATABASE);
+    }
+
+    public boolean reshardFallbackCopy() {
+        return "copy".equalsIgnoreCase(getString(RESHARD_FALLBACK));
+    }
+
+    public java.time.Duration journalCheckInterval() {
+        return java.time.Duration.ofMillis(getLong(JOURNAL_CHECK_INTERVAL_MS));
+    }
+
     public List<ShardSpec> topology() {
         List<ShardSpec> shards = new ArrayList<>();
         for (String entry : getList(TOPOLOGY)) {

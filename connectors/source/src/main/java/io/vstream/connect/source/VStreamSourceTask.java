@@ -32,6 +32,7 @@ public class VStreamSourceTask extends SourceTask {
     private final List<StreamMetrics> metrics = new ArrayList<>();
     private VStreamSourceTaskConfig config;
     private SourceRecord pendingTopology;
+    private SourceRecord pendingFallback;
     private int cursor;
     private ShardStreamer current; // non-null while the shard at cursor is inside a transaction
     private long pollIntervalMs;
@@ -55,26 +56,42 @@ public class VStreamSourceTask extends SourceTask {
         pollIntervalMs = config.pollInterval().toMillis();
         maxBatch = config.maxBatchSize();
         copyOnStart = config.copySettings().copyOnStart();
+        ReshardPlan plan = config.reshardPlan();
         if (mine.stream().anyMatch(s -> s.name().equals(all.get(0).name()))) {
-            TopologyGuard.check(context.offsetStorageReader(), name, config.keyspace(), all);
+            TopologyGuard.check(context.offsetStorageReader(), name, config.keyspace(), all, plan.retired);
             keyspaceCopyCompleted = TopologyGuard.copyCompleted(context.offsetStorageReader(), config.keyspace());
             keyspaceOwner = true;
             pendingTopology = TopologyGuard.record(config.topicPrefix(), config.keyspace(), all,
-                    keyspaceCopyCompleted);
+                    keyspaceCopyCompleted, plan);
+            pendingFallback = TopologyGuard.fallbackRecord(context.offsetStorageReader(), config.topicPrefix(),
+                    config.keyspace(), all, keyspaceCopyCompleted, plan);
         }
         StreamSettings settings = new StreamSettings(name, config.keyspace(), config.database(), config.topicPrefix(),
                 config.user(), config.password().value(), config.connectTimeout(), config.retryBackoffInitial(),
                 config.retryBackoffMax(), config.retryMaxDuration(), config.heartbeatInterval(),
-                config.maxQueueSize(), config.tableFilter());
+                config.maxQueueSize(), config.tableFilter(), config.journalDatabase(), config.reshardFallbackCopy());
         List<Map<String, String>> partitions = new ArrayList<>();
         mine.forEach(s -> partitions.add(OffsetCodec.partition(config.keyspace(), s.name())));
         Map<Map<String, String>, Map<String, Object>> stored = context.offsetStorageReader().offsets(partitions);
         for (ShardSpec shard : mine) {
-            ShardGtid start = startOf(shard, stored.get(OffsetCodec.partition(config.keyspace(), shard.name())));
+            Map<String, Object> offset = stored.get(OffsetCodec.partition(config.keyspace(), shard.name()));
+            io.vstream.connect.core.reshard.Journal ended = JournalMarks.journalOf(offset);
+            if (ended != null) {
+                LOG.info("Shard {}: its stream ended at reshard journal {}; waiting for the connector to move to {}",
+                        shard.name(), ended.id(), ended.shardNames());
+                continue;
+            }
+            boolean copyNew = offset == null && plan.copy.contains(shard.name());
+            ShardGtid start = copyNew ? null : startOf(shard, offset, plan);
             int index = indexOf(all, shard);
             StreamMetrics m = StreamMetrics.register(name, shard.name());
-            ShardStreamer s = new ShardStreamer(shard, settings, config.copySettings(), config.serverId(name, index),
-                    start, 0L, m);
+            CopySettings copy = copyNew ? config.copySettings().forcingCopy() : config.copySettings();
+            if (copyNew) {
+                LOG.warn("Shard {}: copying it afresh (reshard fallback after journal {})", shard.name(),
+                        plan.fallbackJournal);
+            }
+            ShardStreamer s = new ShardStreamer(shard, settings, copy, config.serverId(name, index), start,
+                    plan.epochOf(shard.name()), m, plan.drain.get(shard.name()));
             metrics.add(m);
             streamers.add(s);
         }
@@ -88,11 +105,18 @@ public class VStreamSourceTask extends SourceTask {
                 config.keyspace());
     }
 
-    private ShardGtid startOf(ShardSpec shard, Map<String, Object> offset) {
+    private ShardGtid startOf(ShardSpec shard, Map<String, Object> offset, ReshardPlan plan) {
         if (offset != null) {
             ShardGtid stored = OffsetCodec.fromOffset(OffsetCodec.partition(config.keyspace(), shard.name()), offset);
             LOG.info("Shard {}: resuming from stored offset {}", shard.name(), stored.gtidText());
             return stored;
+        }
+        String journaled = plan.starts.get(shard.name());
+        if (journaled != null) {
+            LOG.info("Shard {}: starting from its position in reshard journal {}: {}", shard.name(),
+                    plan.epochOf(shard.name()), journaled);
+            return ShardGtid.of(config.keyspace(), shard.name(),
+                    io.vstream.connect.core.position.GtidPosition.parse(journaled));
         }
         return switch (config.startMode()) {
             case COPY, CURRENT -> null;
@@ -127,6 +151,18 @@ public class VStreamSourceTask extends SourceTask {
             batch.add(pendingTopology);
             lastBoundary = pendingTopology;
             pendingTopology = null;
+        }
+        if (pendingFallback != null) {
+            batch.add(pendingFallback);
+            lastBoundary = pendingFallback;
+            pendingFallback = null;
+        }
+        if (streamers.isEmpty()) {
+            Thread.sleep(pollIntervalMs); // every shard of this task has ended at a journal: the connector moves on
+            if (txn != null && lastBoundary != null) {
+                txn.commitTransaction(lastBoundary);
+            }
+            return batch;
         }
         SourceRecord keyspaceCopy = keyspaceCopyCompleted();
         if (keyspaceCopy != null) {
@@ -208,7 +244,8 @@ public class VStreamSourceTask extends SourceTask {
         }
         keyspaceCopyCompleted = true;
         LOG.info("The copy of keyspace '{}' has completed on every shard", config.keyspace());
-        return TopologyGuard.copyCompletedRecord(config.topicPrefix(), config.keyspace(), config.topology());
+        return TopologyGuard.copyCompletedRecord(config.topicPrefix(), config.keyspace(), config.topology(),
+                config.reshardPlan());
     }
 
     @Override

@@ -9,10 +9,13 @@ import org.apache.kafka.common.config.ConfigDef;
 /** A task's configuration: the connector's, plus the shards this task streams ({@code task.shards}). */
 public final class VStreamSourceTaskConfig extends VStreamSourceConnectorConfig {
     public static final String TASK_SHARDS = "task.shards";
+    public static final String TASK_RESHARD_PLAN = "task.reshard.plan";
 
     private static final ConfigDef TASK_DEF = new ConfigDef(CONFIG_DEF)
             .define(TASK_SHARDS, ConfigDef.Type.LIST, ConfigDef.Importance.HIGH,
-                    "The topology entries this task streams (set by the connector).");
+                    "The topology entries this task streams (set by the connector).")
+            .define(TASK_RESHARD_PLAN, ConfigDef.Type.STRING, "", ConfigDef.Importance.LOW,
+                    "The reshard journals the stream has followed (set by the connector).");
 
     public VStreamSourceTaskConfig(Map<String, String> props) {
         super(TASK_DEF, props);
@@ -27,8 +30,22 @@ public final class VStreamSourceTaskConfig extends VStreamSourceConnectorConfig 
         return out;
     }
 
+    ReshardPlan reshardPlan() {
+        return ReshardPlan.fromJson(getString(TASK_RESHARD_PLAN));
+    }
+
     static Map<String, String> forShards(Map<String, String> connectorProps, List<ShardSpec> shards) {
+        return forShards(connectorProps, null, shards, ReshardPlan.empty());
+    }
+
+    /** A task's properties: the stream's current topology ({@code all}), this task's shards and the reshard plan. */
+    static Map<String, String> forShards(Map<String, String> connectorProps, List<ShardSpec> all,
+                                         List<ShardSpec> shards, ReshardPlan plan) {
         Map<String, String> props = new HashMap<>(connectorProps);
+        if (all != null) {
+            props.put(TOPOLOGY, String.join(",", all.stream().map(ShardSpec::format).toList()));
+        }
+        props.put(TASK_RESHARD_PLAN, plan.toJson());
         List<String> entries = new ArrayList<>();
         for (ShardSpec s : shards) {
             entries.add(s.format());

@@ -189,6 +189,9 @@ final class LoadWorker implements Runnable {
         }
     }
 
+    /** ER_OPTION_PREVENTS_STATEMENT: the server runs with --read-only. */
+    private static final int READ_ONLY = 1290;
+
     private void failed(int shard, List<RowChange> changes, SQLException e) {
         if (e.getErrorCode() == 1062) {
             mismatch(changes, "duplicate key: " + e.getMessage());
@@ -196,6 +199,11 @@ final class LoadWorker implements Runnable {
             counters.error(settings.target().describe(shard) + ": " + e.getMessage());
         }
         if (isConnectionLoss(e)) {
+            close(shard);
+            sleep(RECONNECT_BACKOFF_MILLIS);
+        } else if (e.getErrorCode() == READ_ONLY) {
+            // the server no longer takes writes (a reshard switched the shard away): connect again, which asks the
+            // target where the key's shard lives now
             close(shard);
             sleep(RECONNECT_BACKOFF_MILLIS);
         } else {

@@ -1,0 +1,358 @@
+package io.vstream.connect.coordinator;
+
+import io.vstream.connect.core.keyrange.KeyRange;
+import io.vstream.connect.core.position.GtidPosition;
+import io.vstream.connect.core.reshard.Journal;
+import io.vstream.connect.core.reshard.JournalTable;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The reshard workflow's state machine (seed 004): after the preflight, waits while the applier (the sink in reshard
+ * mode) copies the old shards into the new ones and catches up, then switches in steps (see {@link HandoffStep}):
+ * <ol>
+ *   <li>READ_ONLY: {@code SET GLOBAL read_only = ON} on every old shard, so application writes fail there from now
+ *       on (application accounts must not hold READ_ONLY ADMIN / SUPER; docs/reshard.md);</li>
+ *   <li>WAIT_APPLIED: read each old shard's final position F, and wait until every new shard's applied state for each
+ *       old shard that overlaps it contains F; read each new shard's start position; the journal is built;</li>
+ *   <li>JOURNAL: write the journal into every old shard (it reaches their binlogs, where running streams meet it) and
+ *       every new shard (it outlives the old ones), and retire the applier.</li>
+ * </ol>
+ * Every step is idempotent and a restart resumes it: a journal already written on any shard is reused as is, so the
+ * positions it records never change. A wait that times out makes the old shards writable again and retries later.
+ * Touches the old shards (read_only, journal) and the new shards (journal, the applier's control row).
+ */
+final class ReshardWorkflow implements Workflow {
+    private static final Logger LOG = LoggerFactory.getLogger(ReshardWorkflow.class);
+
+    private final VStreamCoordinatorConnectorConfig config;
+    private final ApplierChannel applier;
+    private final String workflow;
+    private final Map<String, VStreamCoordinatorConnectorConfig.Endpoint> oldShards;
+    private final Map<String, VStreamCoordinatorConnectorConfig.Endpoint> newShards;
+    private StatusRecords.Progress progress = StatusRecords.Progress.NONE;
+
+    ReshardWorkflow(VStreamCoordinatorConnectorConfig config, String workflow) {
+        this.config = config;
+        this.workflow = workflow;
+        this.applier = new ApplierChannel(config.stateDatabase(), config.applierStream());
+        this.oldShards = config.shards();
+        this.newShards = config.reshardTargets();
+    }
+
+    @Override
+    public String type() {
+        return "reshard";
+    }
+
+    @Override
+    public StatusRecords.Progress progress() {
+        return progress;
+    }
+
+    /** Retires the applier; the old shards stay the serving ones (and writable). */
+    @Override
+    public WorkflowStatus cancel(WorkflowStatus status) throws SQLException {
+        try (Shards s = open()) {
+            if (journal(s).isPresent()) {
+                return status.failed("cannot cancel: the switch has been journaled; the new shards serve now");
+            }
+            setReadOnly(s.old, false);
+            for (Connection t : s.next.values()) {
+                applier.command(t, "HANDED_OFF", null);
+            }
+        }
+        return new WorkflowStatus(WorkflowState.CANCELLED, null, status.attempts(), "cancelled by the operator");
+    }
+
+    @Override
+    public WorkflowStatus step(WorkflowStatus status) throws SQLException, InterruptedException {
+        if (status.state().isFinal()) {
+            return status;
+        }
+        try (Shards s = open()) {
+            Map<String, Map<String, String>> applied = applied(s);
+            measure(s, applied);
+            switch (status.state()) {
+                case CREATED: {
+                    boolean started = applied.values().stream().anyMatch(m -> !m.isEmpty());
+                    List<String> problems = ReshardPreflight.check(config, s.old, s.next, started);
+                    if (!problems.isEmpty()) {
+                        return status.failed("preflight: " + String.join("; ", problems));
+                    }
+                    LOG.info("Workflow {}: preflight passed ({} -> {})", workflow, oldShards.keySet(),
+                            newShards.keySet());
+                    return status.to(WorkflowState.COPYING);
+                }
+                case COPYING:
+                case CATCHING_UP:
+                case READY:
+                case POSTPONED:
+                    return watch(status, applied);
+                case CUTTING_OVER:
+                    return switchOver(status, s);
+                default:
+                    return status;
+            }
+        }
+    }
+
+    private WorkflowStatus watch(WorkflowStatus status, Map<String, Map<String, String>> applied) {
+        if (progress.tablesCopying() == null || progress.tablesCopying() > 0 || missingPairs(applied) > 0) {
+            return status.state() == WorkflowState.COPYING ? status : status.to(WorkflowState.COPYING);
+        }
+        Long lag = progress.lagTransactions();
+        if (lag == null || lag > config.readyMaxLag()) {
+            return status.state() == WorkflowState.CATCHING_UP ? status : status.to(WorkflowState.CATCHING_UP);
+        }
+        if (config.postponed()) {
+            return status.state() == WorkflowState.POSTPONED ? status : status.to(WorkflowState.POSTPONED);
+        }
+        if (status.state() != WorkflowState.READY) {
+            return status.to(WorkflowState.READY); // published for one round before the switch starts
+        }
+        LOG.info("Workflow {}: ready (lag {} transactions); starting the switch", workflow, lag);
+        return status.at(HandoffStep.READ_ONLY);
+    }
+
+    private WorkflowStatus switchOver(WorkflowStatus status, Shards s) throws SQLException, InterruptedException {
+        long t0 = System.nanoTime();
+        Optional<Journal> written = journal(s);
+        if (written.isEmpty()) {
+            // 1. stop application writes on the old shards
+            setReadOnly(s.old, true);
+            LOG.info("Workflow {}: switch step 1 (read-only) done on {}", workflow, s.old.keySet());
+            // 2. the old shards' final positions, and every new shard holding them
+            Map<String, String> finals = new LinkedHashMap<>();
+            for (Map.Entry<String, Connection> e : s.old.entrySet()) {
+                finals.put(e.getKey(), position(e.getValue()));
+            }
+            String missing = awaitApplied(s, finals);
+            if (missing != null) {
+                setReadOnly(s.old, false);
+                String why = "the applier did not reach the old shards' final positions within "
+                        + config.stopTimeout().toMillis() + " ms (" + missing + "); the old shards are writable again";
+                LOG.warn("Workflow {}: switch attempt {} aborted: {}; retrying later", workflow,
+                        status.attempts() + 1, why);
+                if (status.attempts() + 1 >= config.cutOverMaxAttempts()) {
+                    return status.failed(why + "; gave up after " + (status.attempts() + 1) + " attempts");
+                }
+                return status.retry(why);
+            }
+            List<Journal.ShardPosition> participants = new ArrayList<>();
+            finals.forEach((shard, pos) -> participants.add(new Journal.ShardPosition(shard,
+                    oldShards.get(shard).toString(), pos)));
+            List<Journal.ShardPosition> starts = new ArrayList<>();
+            for (Map.Entry<String, Connection> e : s.next.entrySet()) {
+                starts.add(new Journal.ShardPosition(e.getKey(), newShards.get(e.getKey()).toString(),
+                        position(e.getValue())));
+            }
+            Journal j = new Journal(journalId(), config.reshardKeyspace(), workflow, participants, starts,
+                    System.currentTimeMillis());
+            LOG.info("Workflow {}: switch step 2 (applied) done in {} ms: {}", workflow, ms(t0), j.toJson());
+            written = Optional.of(j);
+        } else {
+            setReadOnly(s.old, true); // a restart after the journal: the old shards must stay read-only
+            LOG.info("Workflow {}: resuming the switch with journal {}", workflow, written.get().id());
+        }
+        // 3. the journal: old shards first (their binlogs carry it to running streams), then the new shards
+        Journal j = written.get();
+        for (Connection c : s.old.values()) {
+            JournalTable.write(c, config.stateDatabase(), j);
+        }
+        for (Connection c : s.next.values()) {
+            JournalTable.write(c, config.stateDatabase(), j);
+            applier.command(c, "HANDED_OFF", null);
+        }
+        LOG.info("Workflow {}: switch step 3 (journal {}) done in {} ms; the new shards {} serve keyspace '{}'",
+                workflow, j.id(), ms(t0), j.shardNames(), j.keyspace());
+        return new WorkflowStatus(WorkflowState.COMPLETE, HandoffStep.JOURNAL, status.attempts(),
+                "switched: journal " + j.id() + " retires " + j.participantNames() + " for " + j.shardNames());
+    }
+
+    private long journalId() {
+        return Journal.idOf(config.reshardKeyspace(), workflow, new ArrayList<>(oldShards.keySet()),
+                new ArrayList<>(newShards.keySet()));
+    }
+
+    /** This workflow's journal if any shard holds it already. */
+    private Optional<Journal> journal(Shards s) throws SQLException {
+        long id = journalId();
+        for (Map<String, Connection> group : List.of(s.old, s.next)) {
+            for (Connection c : group.values()) {
+                for (Journal j : JournalTable.read(c, config.stateDatabase(), config.reshardKeyspace())) {
+                    if (j.id() == id) {
+                        return Optional.of(j);
+                    }
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Waits until each new shard's applied state contains each overlapping old shard's final position. */
+    private String awaitApplied(Shards s, Map<String, String> finals) throws SQLException, InterruptedException {
+        long deadline = System.nanoTime() + config.stopTimeout().toNanos();
+        String missing;
+        do {
+            Map<String, Map<String, String>> applied = applied(s);
+            missing = null;
+            for (Map.Entry<String, Map<String, String>> t : applied.entrySet()) {
+                for (String old : overlapping(t.getKey())) {
+                    String have = t.getValue().get(old);
+                    if (!contains(have, finals.get(old))) {
+                        missing = "new shard " + t.getKey() + " holds " + have + " of old shard " + old + ", needs "
+                                + finals.get(old);
+                    }
+                }
+            }
+            if (missing == null) {
+                return null;
+            }
+            Thread.sleep(100);
+        } while (System.nanoTime() < deadline);
+        return missing;
+    }
+
+    /** New shard -> (old shard -> applied position), for the old shards each new shard overlaps. */
+    private Map<String, Map<String, String>> applied(Shards s) throws SQLException {
+        Map<String, Map<String, String>> out = new LinkedHashMap<>();
+        for (Map.Entry<String, Connection> t : s.next.entrySet()) {
+            Map<String, String> byOld = new LinkedHashMap<>();
+            for (ApplierChannel.Applied a : applier.applied(t.getValue())) {
+                String shard = a.topic().substring(a.topic().lastIndexOf('.') + 1);
+                if (oldShards.containsKey(shard)) {
+                    byOld.put(shard, a.position());
+                }
+            }
+            out.put(t.getKey(), byOld);
+        }
+        return out;
+    }
+
+    private int missingPairs(Map<String, Map<String, String>> applied) {
+        int missing = 0;
+        for (Map.Entry<String, Map<String, String>> t : applied.entrySet()) {
+            for (String old : overlapping(t.getKey())) {
+                if (t.getValue().get(old) == null) {
+                    missing++;
+                }
+            }
+        }
+        return missing;
+    }
+
+    private List<String> overlapping(String newShard) {
+        KeyRange range = KeyRange.parse(newShard);
+        return oldShards.keySet().stream().filter(o -> KeyRange.parse(o).intersects(range)).toList();
+    }
+
+    private void measure(Shards s, Map<String, Map<String, String>> applied) throws SQLException {
+        Map<String, String> sources = new LinkedHashMap<>();
+        for (Map.Entry<String, Connection> e : s.old.entrySet()) {
+            sources.put(e.getKey(), position(e.getValue()));
+        }
+        Long lag = 0L;
+        Integer copying = 0;
+        StringBuilder appliedText = new StringBuilder();
+        for (Map.Entry<String, Map<String, String>> t : applied.entrySet()) {
+            for (String old : overlapping(t.getKey())) {
+                String have = t.getValue().get(old);
+                appliedText.append(appliedText.length() == 0 ? "" : " ").append(t.getKey()).append('<').append(old)
+                        .append('=').append(have);
+                Long l = CloneWorkflow.lag(sources.get(old), have);
+                lag = lag == null || l == null ? null : Math.max(lag, l);
+            }
+        }
+        for (Connection c : s.next.values()) {
+            for (ApplierChannel.Applied a : applier.applied(c)) {
+                Integer n = tablesCopying(a.copyState());
+                copying = copying == null || n == null ? null : copying + n;
+            }
+        }
+        if (applied.values().stream().allMatch(Map::isEmpty)) {
+            copying = null;
+        }
+        StringBuilder src = new StringBuilder();
+        sources.forEach((k, v) -> src.append(src.length() == 0 ? "" : " ").append(k).append('=').append(v));
+        progress = new StatusRecords.Progress(src.toString(), appliedText.toString(), lag, copying);
+    }
+
+    private static Integer tablesCopying(String copyState) {
+        if (copyState == null || copyState.isBlank()) {
+            return null;
+        }
+        return io.vstream.connect.core.position.OffsetCodec.copyStateFromJson(copyState).size();
+    }
+
+    private static boolean contains(String have, String wanted) {
+        if (have == null || wanted == null) {
+            return false;
+        }
+        try {
+            return GtidPosition.parse(have).contains(GtidPosition.parse(wanted));
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    private static String position(Connection c) throws SQLException {
+        String p = Servers.string(c, "SELECT @@GLOBAL.gtid_binlog_pos");
+        return "MariaDB/" + (p == null ? "" : p);
+    }
+
+    private static void setReadOnly(Map<String, Connection> shards, boolean on) throws SQLException {
+        for (Connection c : shards.values()) {
+            try (Statement st = c.createStatement()) {
+                st.execute("SET GLOBAL read_only = " + (on ? "ON" : "OFF"));
+            }
+        }
+    }
+
+    private Shards open() throws SQLException {
+        Shards s = new Shards();
+        try {
+            for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : oldShards.entrySet()) {
+                s.old.put(e.getKey(), Servers.open(e.getValue()));
+            }
+            for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : newShards.entrySet()) {
+                s.next.put(e.getKey(), Servers.open(e.getValue()));
+            }
+        } catch (SQLException e) {
+            s.close();
+            throw e;
+        }
+        return s;
+    }
+
+    private static long ms(long t0) {
+        return (System.nanoTime() - t0) / 1_000_000;
+    }
+
+    /** One round's connections to the old and the new shards. */
+    private static final class Shards implements AutoCloseable {
+        final Map<String, Connection> old = new LinkedHashMap<>();
+        final Map<String, Connection> next = new LinkedHashMap<>();
+
+        @Override
+        public void close() {
+            for (Map<String, Connection> group : List.of(old, next)) {
+                for (Connection c : group.values()) {
+                    try {
+                        c.close();
+                    } catch (SQLException e) {
+                        // closing anyway
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,268 @@
+package io.vstream.connect.source;
+
+import io.vstream.connect.core.position.OffsetCodec;
+import io.vstream.connect.core.reshard.Journal;
+import io.vstream.connect.core.reshard.JournalTable;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.storage.OffsetStorageReader;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The shards a keyspace stream reads now, and the {@link ReshardPlan} that got it there: the configured topology,
+ * moved along by every reshard journal the stream has followed. The connector resolves it at start (from the
+ * configuration, the keyspace offset and, for a stream resumed after a reshard, the journals on the shards) and
+ * advances it when every participant of a journal has reached it ({@link #afterJournals}). Pure apart from
+ * {@link #resolve}, which reads offsets and the shards' journal tables.
+ */
+final class StreamTopology {
+    private static final Logger LOG = LoggerFactory.getLogger(StreamTopology.class);
+    static final String ADDRESSES_KEY = "addresses";
+    static final String PLAN_KEY = "reshard";
+
+    private final List<ShardSpec> shards;
+    private final ReshardPlan plan;
+
+    StreamTopology(List<ShardSpec> shards, ReshardPlan plan) {
+        this.shards = List.copyOf(shards);
+        this.plan = plan;
+    }
+
+    List<ShardSpec> shards() {
+        return shards;
+    }
+
+    ReshardPlan plan() {
+        return plan;
+    }
+
+    /** Reads a shard's journal table, or says it cannot be reached. */
+    interface Servers {
+        List<Journal> journals(ShardSpec shard) throws SQLException;
+
+        boolean reachable(ShardSpec shard);
+    }
+
+    static Servers servers(VStreamSourceConnectorConfig config) {
+        return new Servers() {
+            @Override
+            public List<Journal> journals(ShardSpec shard) throws SQLException {
+                try (Connection c = ShardConnections.open(shard, config.user(), config.password().value(),
+                        (int) config.connectTimeout().toMillis())) {
+                    return JournalTable.read(c, config.journalDatabase(), config.keyspace());
+                }
+            }
+
+            @Override
+            public boolean reachable(ShardSpec shard) {
+                try (Connection c = ShardConnections.open(shard, config.user(), config.password().value(),
+                        (int) config.connectTimeout().toMillis())) {
+                    return c.isValid(5);
+                } catch (SQLException e) {
+                    LOG.info("Shard {} ({}:{}) is not reachable: {}", shard.name(), shard.host(), shard.port(),
+                            e.getMessage());
+                    return false;
+                }
+            }
+        };
+    }
+
+    /**
+     * The topology to stream now. Starts from the keyspace offset's shards when a journal has moved the stream (the
+     * configured addresses win for shards the configuration names), else from the configuration; then handles shards
+     * that have stored offsets but are no longer listed (the configuration names the new shards of a reshard this
+     * stream has not followed yet): their journal is looked up on the listed shards, and they are read up to it when
+     * reachable, or given up for a copy of the new shards (reshard.fallback=copy) or refused (fail).
+     */
+    static StreamTopology resolve(VStreamSourceConnectorConfig config, OffsetStorageReader reader, Servers servers) {
+        String keyspace = config.keyspace();
+        Map<String, Object> ks = reader == null ? null : reader.offset(TopologyGuard.partition(keyspace));
+        List<ShardSpec> configured = config.topology();
+        ReshardPlan plan = ReshardPlan.empty();
+        List<ShardSpec> base = configured;
+        if (ks != null && ks.get(ADDRESSES_KEY) instanceof String addresses && !addresses.isBlank()
+                && ks.get(PLAN_KEY) instanceof String planJson) {
+            plan = ReshardPlan.fromJson(planJson);
+            base = new ArrayList<>();
+            for (String e : addresses.split(",")) {
+                ShardSpec stored = ShardSpec.parse(e);
+                base.add(configured.stream().filter(c -> c.name().equals(stored.name())).findFirst().orElse(stored));
+            }
+            LOG.info("Keyspace '{}': streaming the shards {} (moved there by reshard journals {})", keyspace,
+                    base.stream().map(ShardSpec::name).toList(), plan.journals);
+        }
+        StreamTopology topology = new StreamTopology(base, plan);
+        List<String> orphans = new ArrayList<>();
+        if (ks != null && ks.get(TopologyGuard.SHARDS_KEY) instanceof String list && !list.isBlank()) {
+            for (String name : Arrays.asList(list.split(","))) {
+                if (base.stream().noneMatch(s -> s.name().equals(name)) && !plan.retired.contains(name)) {
+                    orphans.add(name);
+                }
+            }
+        }
+        if (!orphans.isEmpty()) {
+            topology = topology.resumeAcross(config, reader, servers, orphans);
+        }
+        if (reader != null) {
+            topology = topology.afterJournals(offsets(reader, keyspace, topology.shards), configured)
+                    .orElse(topology);
+        }
+        return topology;
+    }
+
+    /** Handles shards with stored offsets that the topology no longer lists, through the journal that retired them. */
+    private StreamTopology resumeAcross(VStreamSourceConnectorConfig config, OffsetStorageReader reader,
+                                        Servers servers, List<String> orphans) {
+        Journal journal = null;
+        for (ShardSpec s : shards) {
+            try {
+                for (Journal j : servers.journals(s)) {
+                    if (orphans.stream().anyMatch(j::retires) && shards.stream().anyMatch(x -> j.newShard(x.name())
+                            .isPresent())) {
+                        journal = j;
+                    }
+                }
+            } catch (SQLException e) {
+                LOG.warn("Shard {}: cannot read its reshard journals: {}", s.name(), e.getMessage());
+            }
+            if (journal != null) {
+                break;
+            }
+        }
+        if (journal == null) {
+            return this; // TopologyGuard refuses to drop the orphans, with its message
+        }
+        Journal j = journal;
+        Map<String, Map<String, Object>> stored = offsets(reader, config.keyspace(),
+                j.participants().stream().map(p -> new ShardSpec(p.shard(),
+                        io.vstream.connect.core.keyrange.KeyRange.parse(p.shard()), "-", 0)).toList());
+        List<ShardSpec> participants = new ArrayList<>();
+        List<String> unreachable = new ArrayList<>();
+        for (Journal.ShardPosition p : j.participants()) {
+            Map<String, Object> o = stored.get(p.shard());
+            Journal at = JournalMarks.journalOf(o);
+            if (at != null && at.id() == j.id()) {
+                continue; // already read up to the journal
+            }
+            if (o == null) {
+                continue; // this stream never read it
+            }
+            ShardSpec spec = ShardSpec.parse(p.shard() + "=" + (p.address() == null ? "" : p.address()));
+            if (!servers.reachable(spec)) {
+                unreachable.add(p.shard() + " (" + p.address() + ")");
+            }
+            participants.add(spec);
+        }
+        ReshardPlan next = plan.copyOf();
+        if (unreachable.isEmpty()) {
+            List<ShardSpec> out = new ArrayList<>();
+            for (ShardSpec s : shards) {
+                if (j.newShard(s.name()).isEmpty()) {
+                    out.add(s);
+                }
+            }
+            for (ShardSpec p : participants) {
+                out.add(p);
+                next.drain.put(p.name(), j);
+            }
+            LOG.info("Keyspace '{}': shards {} were retired by reshard journal {} while this connector was stopped;"
+                    + " reading them up to the journal before moving to {}", config.keyspace(),
+                    participants.stream().map(ShardSpec::name).toList(), j.id(), j.shardNames());
+            return new StreamTopology(out, next);
+        }
+        if (!config.reshardFallbackCopy()) {
+            throw new ConnectException("Keyspace '" + config.keyspace() + "' was resharded by journal " + j.id() + " ("
+                    + j.participantNames() + " -> " + j.shardNames() + ") while this connector was stopped, and the old"
+                    + " shard(s) " + unreachable + " it must read up to the journal cannot be reached, with"
+                    + " reshard.fallback=fail. Bring them back and restart, or set reshard.fallback=copy to copy the"
+                    + " new shards afresh (consumers then see copy rows, op 'r', for every row of them).");
+        }
+        LOG.warn("Keyspace '{}': the old shard(s) {} retired by reshard journal {} cannot be reached; falling back to"
+                + " a fresh copy of the new shards {} (reshard.fallback=copy)", config.keyspace(), unreachable, j.id(),
+                j.shardNames());
+        next.switchThrough(j, true);
+        return new StreamTopology(shards, next);
+    }
+
+    /**
+     * The topology after every journal whose participants in this stream have all reached it (their stored offsets
+     * carry its mark), or empty when no journal is complete yet.
+     */
+    Optional<StreamTopology> afterJournals(Map<String, Map<String, Object>> offsets, List<ShardSpec> configured) {
+        Map<Long, Journal> journals = new LinkedHashMap<>();
+        for (ShardSpec s : shards) {
+            Journal j = JournalMarks.journalOf(offsets.get(s.name()));
+            if (j != null) {
+                journals.putIfAbsent(j.id(), j);
+            }
+        }
+        StreamTopology current = this;
+        boolean changed = false;
+        for (Journal j : journals.values()) {
+            List<ShardSpec> streamed = current.shards;
+            List<String> inStream = j.participantNames().stream()
+                    .filter(p -> streamed.stream().anyMatch(s -> s.name().equals(p))).toList();
+            boolean allAt = !inStream.isEmpty() && inStream.stream().allMatch(p -> {
+                Journal at = JournalMarks.journalOf(offsets.get(p));
+                return at != null && at.id() == j.id();
+            });
+            if (!allAt) {
+                continue;
+            }
+            boolean fallback = inStream.stream().anyMatch(p -> JournalMarks.fallback(offsets.get(p)));
+            List<ShardSpec> out = new ArrayList<>();
+            for (ShardSpec s : current.shards) {
+                if (!j.retires(s.name())) {
+                    out.add(s);
+                }
+            }
+            for (Journal.ShardPosition n : j.shards()) {
+                if (out.stream().noneMatch(s -> s.name().equals(n.shard()))) {
+                    out.add(configured.stream().filter(c -> c.name().equals(n.shard())).findFirst()
+                            .orElseGet(() -> ShardSpec.parse(n.shard() + "=" + n.address())));
+                }
+            }
+            ReshardPlan next = current.plan.copyOf();
+            next.switchThrough(j, fallback);
+            current = new StreamTopology(out, next);
+            changed = true;
+            LOG.info("Reshard journal {}: every participant {} has reached it; the stream moves to {}{}", j.id(),
+                    inStream, j.shardNames(), fallback ? " (copying them: a participant could not reach the journal)"
+                            : " from their journaled positions");
+        }
+        return changed ? Optional.of(current) : Optional.empty();
+    }
+
+    static Map<String, Map<String, Object>> offsets(OffsetStorageReader reader, String keyspace,
+                                                    List<ShardSpec> shards) {
+        List<Map<String, String>> partitions = new ArrayList<>();
+        shards.forEach(s -> partitions.add(OffsetCodec.partition(keyspace, s.name())));
+        Map<Map<String, String>, Map<String, Object>> stored = reader.offsets(partitions);
+        Map<String, Map<String, Object>> out = new LinkedHashMap<>();
+        for (ShardSpec s : shards) {
+            Map<String, Object> o = stored.get(OffsetCodec.partition(keyspace, s.name()));
+            if (o != null) {
+                out.put(s.name(), o);
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof StreamTopology t && t.shards.equals(shards) && t.plan.equals(plan);
+    }
+
+    @Override
+    public int hashCode() {
+        return shards.hashCode();
+    }
+}
