@@ -1,0 +1,527 @@
+package io.vstream.connect.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vstream.connect.core.event.EventHeaders;
+import io.vstream.connect.core.event.EventType;
+import io.vstream.connect.core.event.TopicNames;
+import io.vstream.connect.core.keyrange.KeyRange;
+import io.vstream.connect.core.reshard.Journal;
+import io.vstream.connect.core.vindex.Vindex;
+import io.vstream.connect.core.vindex.Vindexes;
+import io.vstream.connect.testsupport.compare.ComparisonResult;
+import io.vstream.connect.testsupport.connect.ConnectCluster;
+import io.vstream.connect.testsupport.connect.TopicReader.Decoded;
+import io.vstream.connect.testsupport.db.MariaDbServer;
+import io.vstream.connect.testsupport.db.MariaDbShards;
+import io.vstream.connect.testsupport.load.LoadStats;
+import io.vstream.connect.testsupport.load.LoadTable;
+import io.vstream.connect.testsupport.load.LoadTransaction;
+import io.vstream.connect.testsupport.load.Target;
+import io.vstream.connect.testsupport.load.WriteLoad;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.runtime.rest.entities.ConnectorStateInfo;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The reshard workflow end to end on four real servers (seed 004): the source connector copies and streams the old
+ * shards, the sink in reshard mode routes each row to the new shard that owns its keyspace id, and the coordinator
+ * switches (old shards read-only, appliers caught up, journal written) while a write load runs and follows the
+ * topology to the new shards. A keyspace CDC connector streaming through the switch, or stopped before it and
+ * restarted after it, must show every acknowledged write once, in order, on the shard that took it; when the old
+ * shard is gone it copies the new shards (or fails, as configured). A merge works the same way.
+ */
+class ReshardIT {
+    @RegisterExtension
+    static final MariaDbShards SERVERS = MariaDbShards.builder().count(4).name("ReshardIT").build();
+
+    static final String COORDINATOR_CLASS = "io.vstream.connect.coordinator.VStreamCoordinatorConnector";
+    private static final Vindex HASH = Vindexes.named("hash");
+
+    static ConnectCluster connect;
+
+    @BeforeAll
+    static void startConnect() {
+        connect = ConnectCluster.builder().name("reshard").workers(2).start();
+    }
+
+    @AfterAll
+    static void stopConnect() {
+        if (connect != null) {
+            connect.close();
+        }
+    }
+
+    @BeforeEach
+    void writable() {
+        for (MariaDbServer s : SERVERS.servers()) {
+            if (s.isRunning()) {
+                s.execute("mysql", "SET GLOBAL read_only = OFF");
+            }
+        }
+    }
+
+    private static Map<String, MariaDbServer> split() {
+        Map<String, MariaDbServer> m = new LinkedHashMap<>();
+        m.put("-80", SERVERS.server(1));
+        m.put("80-", SERVERS.server(2));
+        return m;
+    }
+
+    @Test
+    void splitUnderLoadWithAConsumerStreamingThroughTheSwitch() throws Exception {
+        Run run = new Run(Map.of("-", SERVERS.server(0)), split());
+        try (WriteLoad load = run.load(40)) {
+            run.startCdc(Map.of());
+            run.deploy(Map.of());
+            load.start();
+            run.awaitSwitch();
+            LoadStats stats = load.awaitCompletion(Duration.ofSeconds(120));
+            assertThat(stats.commits()).isGreaterThan(500);
+            run.verifyTargets(load);
+            run.verifyCdc(load, true);
+        } finally {
+            run.delete();
+        }
+    }
+
+    @Test
+    void aConsumerStoppedDuringTheSplitReadsTheOldShardUpToTheJournalThenTheNewShards() throws Exception {
+        Run run = new Run(Map.of("-", SERVERS.server(0)), split());
+        try (WriteLoad load = run.load(35)) {
+            run.startCdc(Map.of());
+            run.deploy(Map.of("handoff.postpone", "true"));
+            load.start();
+            CloneHandoffIT.awaitState(connect, run.statusTopic, "POSTPONED", Duration.ofSeconds(120));
+            connect.delete(run.cdc); // stopped before the switch; its offsets stay
+            run.deploy(Map.of("handoff.postpone", "false"));
+            run.awaitSwitch();
+            Thread.sleep(3_000); // writes go to the new shards while the consumer is away
+            run.startCdc(Map.of()); // same name, same (old) topology
+            load.awaitCompletion(Duration.ofSeconds(120));
+            run.verifyTargets(load);
+            run.verifyCdc(load, true);
+        } finally {
+            run.delete();
+        }
+    }
+
+    @Test
+    void aConsumerResumingAfterTheOldShardIsGoneCopiesTheNewShardsOrFailsAsConfigured() throws Exception {
+        Run run = new Run(Map.of("-", SERVERS.server(0)), split());
+        try (WriteLoad load = run.load(25)) {
+            run.startCdc(Map.of());
+            run.deploy(Map.of("handoff.postpone", "true"));
+            load.start();
+            CloneHandoffIT.awaitState(connect, run.statusTopic, "POSTPONED", Duration.ofSeconds(120));
+            connect.delete(run.cdc);
+            run.deploy(Map.of("handoff.postpone", "false"));
+            run.awaitSwitch();
+            load.awaitCompletion(Duration.ofSeconds(120));
+            run.deleteWorkflow();
+            SERVERS.server(0).stop(); // the old shard is removed
+            String newTopology = run.topology(run.next);
+
+            // (c) fallback disabled: a clear failure naming the shard and the choices
+            connect.deploy(run.cdc, SourceConfigs.with(run.cdcConfig(), "topology", newTopology,
+                    "reshard.fallback", "fail", "connect.timeout.ms", "2000"));
+            String trace = awaitConnectorFailure(run.cdc, Duration.ofSeconds(60));
+            assertThat(trace).contains("reshard.fallback=fail").contains("cannot be reached")
+                    .contains("-80").contains("80-");
+            connect.delete(run.cdc);
+
+            // (b) fallback to a copy of the new shards, announced on the keyspace topic
+            connect.deploy(run.cdc, SourceConfigs.with(run.cdcConfig(), "topology", newTopology,
+                    "connect.timeout.ms", "2000"));
+            connect.awaitRunning(run.cdc, 1, Duration.ofSeconds(60));
+            Map<String, String> markers = run.markNewShards();
+            for (Map.Entry<String, String> m : run.next.entrySet().stream()
+                    .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, e -> markers.get(e.getKey())))
+                    .entrySet()) {
+                ShardLog log = ShardLog.await(connect, run.topic("vs_", m.getKey()), m.getValue(), false,
+                        Duration.ofSeconds(120));
+                long copyRows = log.ofType(EventType.ROW).stream()
+                        .filter(d -> "r".equals(((Struct) d.value().value()).getString("op"))).count();
+                long rows = run.next.get(m.getKey()).queryLong(run.db, "SELECT COUNT(*) FROM orders");
+                assertThat(copyRows).as("copy rows of new shard %s", m.getKey()).isEqualTo(rows);
+                assertThat(log.ofType(EventType.COPY_COMPLETED)).isNotEmpty();
+            }
+            List<Decoded> keyspaceTopic = connect.topics().readAll(TopicNames.keyspaceTopic("vs_" + run.db,
+                    run.keyspace), false);
+            assertThat(keyspaceTopic.stream().filter(d -> EventType.JOURNAL.headerValue()
+                    .equals(d.header(EventHeaders.EVENT))).map(d -> ((Struct) d.value().value()).getString("journal"))
+                    .toList()).anySatisfy(j -> assertThat(j).contains("\"fallback\":true"));
+        } finally {
+            SERVERS.server(0).start();
+            run.delete();
+        }
+    }
+
+    @Test
+    void aMergeUnderLoadWithAConsumerStreamingThroughIt() throws Exception {
+        Map<String, MariaDbServer> old = split();
+        Run run = new Run(old, Map.of("-", SERVERS.server(3)));
+        try (WriteLoad load = run.load(35)) {
+            run.startCdc(Map.of());
+            run.deploy(Map.of());
+            load.start();
+            run.awaitSwitch();
+            load.awaitCompletion(Duration.ofSeconds(120));
+            run.verifyTargets(load);
+            run.verifyCdc(load, true);
+        } finally {
+            run.delete();
+        }
+    }
+
+    private static String awaitConnectorFailure(String name, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        String last = null;
+        while (System.nanoTime() < deadline) {
+            try {
+                ConnectorStateInfo s = connect.status(name);
+                last = s.connector().state() + " " + s.tasks();
+                if ("FAILED".equals(s.connector().state())) {
+                    return s.connector().trace();
+                }
+                for (ConnectorStateInfo.TaskState t : s.tasks()) {
+                    if ("FAILED".equals(t.state())) {
+                        return t.trace();
+                    }
+                }
+            } catch (RuntimeException e) {
+                // not there yet
+            }
+            Thread.sleep(300);
+        }
+        throw new AssertionError(name + " did not fail; last status " + last);
+    }
+
+    /** One reshard: its servers, connectors, write load target and checks. */
+    static final class Run {
+        final String db;
+        final String keyspace;
+        final Map<String, MariaDbServer> old;
+        final Map<String, MariaDbServer> next;
+        final String source;
+        final String sink;
+        final String coordinator;
+        final String cdc;
+        final String statusTopic;
+        final RoutingTarget target;
+
+        Run(Map<String, MariaDbServer> old, Map<String, MariaDbServer> next) {
+            this.db = SERVERS.freshDatabase();
+            this.keyspace = "ks_" + db; // journals are keyed by keyspace: each test its own
+            this.old = new LinkedHashMap<>(old);
+            this.next = new LinkedHashMap<>(next);
+            this.source = "rs-src-" + db;
+            this.sink = "rs-sink-" + db;
+            this.coordinator = "rs-coord-" + db;
+            this.cdc = "rs-cdc-" + db;
+            this.statusTopic = "rs-status-" + db;
+            this.target = new RoutingTarget(db, keyspace, this.old, this.next);
+            for (MariaDbServer s : next.values()) {
+                s.execute("mysql", "DROP DATABASE IF EXISTS `" + db + "`"); // new shards start empty
+            }
+        }
+
+        WriteLoad load(int seconds) {
+            WriteLoad load = WriteLoad.builder(target).table(LoadTable.standard("orders")).threads(2)
+                    .keySpace(4_000).statementsPerTransaction(1, 3).deleteRatio(0.1).transactionsPerSecond(60)
+                    .duration(Duration.ofSeconds(seconds)).failOnError(false).keepTransactions(true).seed(11)
+                    .build();
+            load.createTables().preload(3_000);
+            return load;
+        }
+
+        String topology(Map<String, MariaDbServer> shards) {
+            List<String> entries = new ArrayList<>();
+            shards.forEach((k, s) -> entries.add(k + "=" + s.host() + ":" + s.port()));
+            return String.join(",", entries);
+        }
+
+        String topic(String prefix, String shard) {
+            return TopicNames.shardTopic(prefix + db, keyspace, shard);
+        }
+
+        Map<String, String> cdcConfig() {
+            Map<String, String> c = SourceConfigs.keyspace(keyspace, db, List.of(SERVERS.server(0)), 1);
+            c.put("topology", topology(old));
+            c.put("topic.prefix", "vs_" + db);
+            c.put("reshard.check.interval.ms", "300");
+            return c;
+        }
+
+        /** The consumer under test: a keyspace CDC connector on the old shards; waits for its copy to complete. */
+        void startCdc(Map<String, String> extra) throws InterruptedException {
+            Map<String, String> c = cdcConfig();
+            c.putAll(extra);
+            connect.deploy(cdc, c);
+            connect.awaitRunning(cdc, 1, Duration.ofSeconds(60));
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (System.nanoTime() < deadline) {
+                boolean all = true;
+                for (String shard : old.keySet()) {
+                    try {
+                        all &= connect.topics().readAll(topic("vs_", shard), false).stream().anyMatch(d ->
+                                EventType.COPY_COMPLETED.headerValue().equals(d.header(EventHeaders.EVENT)));
+                    } catch (RuntimeException e) {
+                        all = false;
+                    }
+                }
+                if (all) {
+                    return;
+                }
+                Thread.sleep(300);
+            }
+        }
+
+        void deploy(Map<String, String> coordinatorExtra) {
+            Map<String, String> c = new HashMap<>();
+            c.put("connector.class", COORDINATOR_CLASS);
+            c.put("tasks.max", "1");
+            c.put("workflow", "reshard");
+            c.put("applier.stream", sink);
+            c.put("status.topic", statusTopic);
+            c.put("shards", topology(old));
+            c.put("reshard.target.shards", topology(next));
+            c.put("reshard.keyspace", keyspace);
+            c.put("reshard.database", db);
+            c.put("reshard.column.default", "id");
+            c.put("source.user", MariaDbServer.USER);
+            c.put("source.password", MariaDbServer.PASSWORD);
+            c.put("poll.interval.ms", "300");
+            c.put("handoff.stop.timeout.ms", "30000");
+            c.put("topic.creation.default.partitions", "1");
+            c.put("topic.creation.default.replication.factor", "1");
+            c.putAll(coordinatorExtra);
+            connect.deploy(coordinator, c);
+            Map<String, String> src = SourceConfigs.keyspace(keyspace, db, List.of(SERVERS.server(0)), 1);
+            src.put("topology", topology(old));
+            src.put("topic.prefix", "wf_" + db);
+            src.put("heartbeat.interval.ms", "200");
+            connect.deploy(source, src);
+            Map<String, String> s = SinkConfigs.clone(String.join(",", old.keySet().stream().map(o -> topic("wf_", o))
+                    .toList()), SERVERS.server(0));
+            s.remove("target.host");
+            s.remove("target.port");
+            s.put("mode", "reshard");
+            s.put("target.topology", topology(next));
+            s.put("reshard.vindex", "hash");
+            s.put("reshard.column.default", "id");
+            s.put("table.create", "true");
+            connect.deploy(sink, s);
+        }
+
+        /** Waits until the coordinator has completed the switch; the writer then follows the journal. */
+        Journal awaitSwitch() throws InterruptedException {
+            List<Struct> statuses = CloneHandoffIT.awaitState(connect, statusTopic, "COMPLETE", Duration.ofSeconds(180));
+            Struct last = statuses.get(statuses.size() - 1);
+            assertThat(last.getString("reason")).contains("switched: journal");
+            for (MariaDbServer s : old.values()) {
+                assertThat(s.queryLong("mysql", "SELECT @@GLOBAL.read_only")).isEqualTo(1L);
+            }
+            Journal j = target.journal();
+            assertThat(j).isNotNull();
+            return j;
+        }
+
+        /** Each new shard holds exactly the acknowledged rows of its key range, and none of another range. */
+        void verifyTargets(WriteLoad load) throws SQLException {
+            assertThat(target.switched()).isTrue();
+            if (next.size() == 1) {
+                try (Connection c = next.values().iterator().next().connect(db)) {
+                    ComparisonResult r = load.verifyAgainst(c, db, "orders");
+                    assertThat(r.isEqual()).as("merged shard: %s", r).isTrue();
+                }
+            } else {
+                for (int i = 0; i < target.shardCount(); i++) {
+                    ComparisonResult r = load.verifyShard(i, "orders");
+                    assertThat(r.isEqual()).as("new shard %s: %s", target.ranges.get(i), r).isTrue();
+                }
+            }
+            for (Map.Entry<String, MariaDbServer> e : next.entrySet()) {
+                KeyRange range = KeyRange.parse(e.getKey());
+                try (Connection c = e.getValue().connect(db); Statement st = c.createStatement();
+                     ResultSet rs = st.executeQuery("SELECT id FROM orders")) {
+                    while (rs.next()) {
+                        long id = rs.getLong(1);
+                        assertThat(range.contains(HASH.keyspaceId(id))).as("row %d on new shard %s", id, e.getKey())
+                                .isTrue();
+                    }
+                }
+            }
+            long afterSwitch = load.committedTransactions().stream().filter(t -> t.gtid() != null
+                    && next.values().stream().anyMatch(s -> serverOf(t.gtid()) == s.serverId())).count();
+            assertThat(afterSwitch).as("acknowledged writes on the new shards after the switch").isPositive();
+        }
+
+        /**
+         * The consumer's logs: the old shards' end with the JOURNAL, the new shards' carry the journal id as epoch,
+         * and each log holds every acknowledged transaction of its server once, in commit order, with its images.
+         */
+        void verifyCdc(WriteLoad load, boolean exactlyOnce) throws Exception {
+            Journal j = target.journal();
+            Map<String, String> markers = markNewShards();
+            for (Map.Entry<String, MariaDbServer> e : next.entrySet()) {
+                ShardLog log = ShardLog.await(connect, topic("vs_", e.getKey()), markers.get(e.getKey()), false,
+                        Duration.ofSeconds(120));
+                assertThat(log.ofType(EventType.ROW).stream().filter(d -> "r".equals(((Struct) d.value().value())
+                        .getString("op"))).count()).as("no copy rows on a journaled new shard").isZero();
+                assertThat(log.records).allSatisfy(d -> assertThat(d.header(EventHeaders.EPOCH))
+                        .isEqualTo(String.valueOf(j.id())));
+                check(log, load, e.getValue(), exactlyOnce);
+            }
+            for (Map.Entry<String, MariaDbServer> e : old.entrySet()) {
+                ShardLog log = new ShardLog(connect.topics().readAll(topic("vs_", e.getKey()), false));
+                List<Decoded> journals = log.ofType(EventType.JOURNAL);
+                assertThat(journals).hasSize(1);
+                assertThat(log.records.get(log.records.size() - 1)).isSameAs(journals.get(0));
+                check(log, load, e.getValue(), exactlyOnce);
+            }
+        }
+
+        private void check(ShardLog log, WriteLoad load, MariaDbServer server, boolean exactlyOnce) {
+            List<LoadTransaction> mine = load.committedTransactions().stream()
+                    .filter(t -> t.gtid() != null && serverOf(t.gtid()) == server.serverId()).toList();
+            List<String> problems = StreamVerifier.verify(log, mine, exactlyOnce, 20);
+            assertThat(problems).as("log of %s against %d acknowledged transactions", server, mine.size()).isEmpty();
+        }
+
+        /** Writes one row on each new shard and returns its GTID: the point a consumer's log must reach. */
+        Map<String, String> markNewShards() throws SQLException {
+            Map<String, String> out = new LinkedHashMap<>();
+            for (Map.Entry<String, MariaDbServer> e : next.entrySet()) {
+                try (Connection c = e.getValue().connect(db); Statement st = c.createStatement()) {
+                    st.execute("CREATE TABLE IF NOT EXISTS marker (id INT PRIMARY KEY, at TIMESTAMP(6))");
+                    st.execute("REPLACE INTO marker VALUES (1, NOW(6))");
+                    out.put(e.getKey(), ShardLog.lastGtid(st));
+                }
+            }
+            return out;
+        }
+
+        void deleteWorkflow() {
+            for (String n : List.of(sink, source, coordinator)) {
+                try {
+                    connect.delete(n);
+                } catch (RuntimeException e) {
+                    // already gone
+                }
+            }
+        }
+
+        void delete() {
+            deleteWorkflow();
+            try {
+                connect.delete(cdc);
+            } catch (RuntimeException e) {
+                // already gone
+            }
+        }
+
+        private static long serverOf(String gtid) {
+            String[] parts = gtid.split("-");
+            return Long.parseLong(parts[1]);
+        }
+    }
+
+    /**
+     * The write load's view of the keyspace: keys are routed by the hash vindex to the finer of the two shard lists;
+     * a connection goes to the old shard that owns the range until a journal for the keyspace exists on the old
+     * shards, then to the new one (a read-only error makes the load reconnect, which asks again).
+     */
+    static final class RoutingTarget implements Target {
+        final String db;
+        final String keyspace;
+        final Map<String, MariaDbServer> old;
+        final Map<String, MariaDbServer> next;
+        final List<KeyRange> ranges = new ArrayList<>();
+        private volatile boolean switched;
+
+        RoutingTarget(String db, String keyspace, Map<String, MariaDbServer> old, Map<String, MariaDbServer> next) {
+            this.db = db;
+            this.keyspace = keyspace;
+            this.old = old;
+            this.next = next;
+            Map<String, MariaDbServer> finer = next.size() >= old.size() ? next : old;
+            finer.keySet().forEach(k -> ranges.add(KeyRange.parse(k)));
+        }
+
+        @Override
+        public int shardCount() {
+            return ranges.size();
+        }
+
+        @Override
+        public int shardOf(long key) {
+            byte[] id = HASH.keyspaceId(key);
+            for (int i = 0; i < ranges.size(); i++) {
+                if (ranges.get(i).contains(id)) {
+                    return i;
+                }
+            }
+            throw new IllegalStateException("no range holds key " + key);
+        }
+
+        @Override
+        public Connection connect(int shard) throws SQLException {
+            return owner(switched() ? next : old, ranges.get(shard)).connect(db);
+        }
+
+        private static MariaDbServer owner(Map<String, MariaDbServer> shards, KeyRange range) {
+            for (Map.Entry<String, MariaDbServer> e : shards.entrySet()) {
+                if (KeyRange.parse(e.getKey()).includes(range)) {
+                    return e.getValue();
+                }
+            }
+            throw new IllegalStateException("no shard includes " + range);
+        }
+
+        boolean switched() {
+            if (!switched) {
+                switched = journal() != null;
+            }
+            return switched;
+        }
+
+        Journal journal() {
+            for (MariaDbServer s : old.values()) {
+                if (!s.isRunning()) {
+                    continue;
+                }
+                try (Connection c = s.connect("mysql")) {
+                    List<Journal> js = io.vstream.connect.core.reshard.JournalTable.read(c, "_vstream", keyspace);
+                    for (Journal j : js) {
+                        if (j.workflow() != null && j.workflow().equals("rs-coord-" + db)) {
+                            return j;
+                        }
+                    }
+                } catch (SQLException e) {
+                    // not reachable now
+                }
+            }
+            return null;
+        }
+
+        @Override
+        public String describe(int shard) {
+            return "range " + ranges.get(shard) + (switched ? " (new shards)" : " (old shards)");
+        }
+    }
+}
