@@ -43,9 +43,9 @@ record SinkSettings(
         return new SinkSettings(c.mode(), c.getString(VStreamSinkConnectorConfig.GHOST_MIGRATION), targets,
                 c.streamName(connectorName), c.targetHost(), c.targetPort(), c.targetUser(),
                 c.targetPassword().value(), c.connectTimeout(),
-                // a ghost table's rows must reach the shard's replicas like the table's: always binlogged
+                // a ghost table's rows, and a new shard's, must reach the shard's replicas: always binlogged
                 c.targetBinlog() == VStreamSinkConnectorConfig.TargetBinlog.ON
-                        || c.mode() == VStreamSinkConnectorConfig.Mode.GHOST, c.stateDatabase(),
+                        || c.mode() != VStreamSinkConnectorConfig.Mode.CLONE, c.stateDatabase(),
                 c.getString(VStreamSinkConnectorConfig.TARGET_DATABASE_FORMAT),
                 c.getString(VStreamSinkConnectorConfig.TARGET_TABLE_FORMAT), c.tableCreate(), c.tableEngine(),
                 c.ddlApply(), c.batchMaxRows(), c.retryBackoffInitial(), c.retryBackoffMax(), c.retryMaxDuration(),

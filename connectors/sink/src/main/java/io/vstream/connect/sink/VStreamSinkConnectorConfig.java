@@ -109,7 +109,8 @@ public class VStreamSinkConnectorConfig extends AbstractConfig {
                 Importance.MEDIUM, "'off' (default): the applier's writes are not written to the target's binlog"
                         + " (SET SESSION sql_log_bin=0), so the target's GTID state stays clean and it can become a"
                         + " replica of the source at the exact applied position. 'on': they are, with the target's own"
-                        + " GTIDs. Ghost mode always binlogs (the ghost table must reach the shard's replicas).",
+                        + " GTIDs. Ghost and reshard modes always binlog (the ghost table and the new shards' rows must reach"
+                        + " the shards' replicas).",
                 GROUP_TARGET, ++o, Width.SHORT, "Target binlog");
         def.define(CONNECT_TIMEOUT_MS, Type.LONG, 30_000L, ConfigDef.Range.atLeast(1_000), Importance.LOW,
                 "How long to wait for the target to accept a connection.", GROUP_TARGET, ++o, Width.SHORT,
