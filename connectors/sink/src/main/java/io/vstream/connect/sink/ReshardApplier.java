@@ -112,8 +112,13 @@ final class ReshardApplier implements Applier {
         return true;
     }
 
+    /** The new shards this log is applied to, in topology order. */
+    List<String> newShards() {
+        return List.copyOf(names);
+    }
+
     /** The part of the record each new shard takes: all of it, except a row, which goes where it belongs. */
-    private PartitionApplier.RowScope[] scopes(SinkRecord record) {
+    PartitionApplier.RowScope[] scopes(SinkRecord record) {
         PartitionApplier.RowScope[] scopes = new PartitionApplier.RowScope[lanes.size()];
         java.util.Arrays.fill(scopes, PartitionApplier.RowScope.ALL);
         if (EventType.fromHeader(PartitionApplier.header(record, EventHeaders.EVENT)) != EventType.ROW

@@ -3,16 +3,27 @@ package io.vstream.connect.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigValue;
 import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.runtime.SinkConnectorConfig;
 import org.junit.jupiter.api.Test;
 
-/** The reshard keys: defaults, validation messages that name the key and the fix, and the cross-field rules. */
+/**
+ * The reshard keys: defaults, validation messages that name the key and the fix, the cross-field rules, and the
+ * example config-examples/reshard-sink.json. Files only; no server.
+ */
 class ReshardConfigTest {
+    private static final Path EXAMPLE = Path.of("../../config-examples/reshard-sink.json");
+
     private static Map<String, String> reshard(String... kv) {
         Map<String, String> c = new HashMap<>();
         c.put("mode", "reshard");
@@ -91,6 +102,26 @@ class ReshardConfigTest {
                 .startsWith("target.topology:").contains("<shard>=<host>:<port>");
         assertThatThrownBy(() -> new VStreamSinkConnector().start(reshard("target.topology",
                 "-80=h1:3306,40-=h2:3306"))).isInstanceOf(ConnectException.class).hasMessageContaining("overlap");
+    }
+
+    @Test
+    void theReshardExampleUsesKnownKeysAndValidates() throws IOException {
+        Map<String, String> config = new LinkedHashMap<>();
+        new ObjectMapper().readTree(EXAMPLE.toFile()).properties()
+                .forEach(e -> config.put(e.getKey(), e.getValue().asText()));
+        assertThat(config).containsEntry("connector.class", VStreamSinkConnector.class.getName())
+                .containsEntry("mode", "reshard");
+        ConfigDef connect = SinkConnectorConfig.configDef();
+        List<String> problems = new ArrayList<>();
+        for (String key : config.keySet()) {
+            if (!VStreamSinkConnectorConfig.CONFIG_DEF.names().contains(key) && !connect.names().contains(key)
+                    && !key.startsWith("consumer.override.")) {
+                problems.add(key + ": neither the connector nor Kafka Connect defines this key");
+            }
+        }
+        config.put("name", "reshard-sink");
+        problems.addAll(errors(config));
+        assertThat(problems).as("problems in %s", EXAMPLE).isEmpty();
     }
 
     @Test
