@@ -5,14 +5,14 @@ import javax.management.ObjectName;
 
 /** Registers an applied partition's counters over JMX for as long as the partition is assigned. */
 final class ApplierMetrics implements ApplierMetricsMXBean, AutoCloseable {
-    private final PartitionApplier applier;
+    private final Applier applier;
     private ObjectName name;
 
-    private ApplierMetrics(PartitionApplier applier) {
+    private ApplierMetrics(Applier applier) {
         this.applier = applier;
     }
 
-    static ApplierMetrics register(String connector, PartitionApplier applier) {
+    static ApplierMetrics register(String connector, Applier applier) {
         ApplierMetrics m = new ApplierMetrics(applier);
         m.name = MBeans.register(m, "sink", "connector=" + MBeans.quote(connector) + ",topic="
                 + MBeans.quote(applier.topic()) + ",partition=" + applier.partition());

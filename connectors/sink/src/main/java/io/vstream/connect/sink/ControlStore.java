@@ -1,5 +1,6 @@
 package io.vstream.connect.sink;
 
+import io.vstream.connect.core.position.GtidPosition;
 import io.vstream.connect.core.sql.SqlIdentifiers;
 import io.vstream.connect.core.sql.SqlTag;
 import java.sql.Connection;
@@ -7,6 +8,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -35,6 +37,44 @@ final class ControlStore {
 
     private final String table;
     private final String stream;
+
+    /**
+     * The command in force when several targets each hold one (reshard: every new shard has its control table): the
+     * most restrictive wins, handed off, then pause, then the earliest stop position, then run. Stop positions that
+     * do not contain one another (one target's is not before the other's) give a pause, the safe reading.
+     */
+    static Control mostRestrictive(List<Control> controls) {
+        Control out = Control.RUN;
+        for (Control c : controls) {
+            if (rank(c.command()) > rank(out.command())) {
+                out = c;
+            } else if (c.command() == Command.STOP_AT && out.command() == Command.STOP_AT
+                    && !c.stopAt().equals(out.stopAt())) {
+                if (contains(c.stopAt(), out.stopAt())) {
+                    continue; // out is the earlier one
+                }
+                out = contains(out.stopAt(), c.stopAt()) ? c : new Control(Command.PAUSE, null);
+            }
+        }
+        return out;
+    }
+
+    private static int rank(Command c) {
+        return switch (c) {
+            case RUN -> 0;
+            case STOP_AT -> 1;
+            case PAUSE -> 2;
+            case HANDED_OFF -> 3;
+        };
+    }
+
+    private static boolean contains(String a, String b) {
+        try {
+            return GtidPosition.parse(a).contains(GtidPosition.parse(b));
+        } catch (IllegalArgumentException | NullPointerException e) {
+            return false;
+        }
+    }
 
     ControlStore(String stateDatabase, String stream) {
         this.table = SqlIdentifiers.qualify(stateDatabase, "control");

@@ -26,9 +26,10 @@ import org.slf4j.LoggerFactory;
  * target transaction that replaces the chunk's key range, and every commit also writes the applied Kafka offset and
  * source position (the {@link StateStore}), so that the target alone says what it holds. A transaction the target
  * already holds (its GTID is in the applied position) is skipped; a transaction or chunk cut short in the log (a
- * replay follows) is rolled back. Touches the target server only.
+ * replay follows) is rolled back. In reshard mode one instance applies the log to one new shard, taking only the row
+ * images the {@link ReshardApplier} routes to it ({@link RowScope}). Touches the target server only.
  */
-final class PartitionApplier implements AutoCloseable {
+final class PartitionApplier implements Applier {
     private static final Logger LOG = LoggerFactory.getLogger(PartitionApplier.class);
     private static final Set<Integer> DDL_ALREADY_DONE = Set.of(1050, 1060, 1061, 1091, 1146, 1051);
 
@@ -66,10 +67,23 @@ final class PartitionApplier implements AutoCloseable {
     private volatile long transactionsApplied;
     private volatile long lagMs;
 
+    /** Which images of a row change this target takes (reshard: a row may move from one new shard to another). */
+    enum RowScope {
+        /** The whole change (every row in clone and ghost mode). */
+        ALL,
+        /** None of it: the row belongs to another target. */
+        NONE,
+        /** Only the old image: the row leaves this target (an update moved it), so it is deleted here. */
+        OLD_IMAGE,
+        /** Only the new image: the row arrives on this target (an update moved it), so it is written here. */
+        NEW_IMAGE
+    }
+
+    /** An applier into the target {@code settings} names (already resolved: {@link SinkSettings#forTopic}). */
     PartitionApplier(String topic, int partition, SinkSettings settings) {
         this.topic = topic;
         this.partition = partition;
-        this.settings = settings.forTopic(topic);
+        this.settings = settings;
         this.connections = new TargetConnections(this.settings);
         this.state = new StateStore(settings.stateDatabase(), settings.stream(), topic, partition);
         this.tables = new TargetTables(this.settings, connections);
@@ -77,7 +91,8 @@ final class PartitionApplier implements AutoCloseable {
     }
 
     /** Connects and loads what the target holds; returns the stored Kafka offset, or -1. */
-    long open() throws SQLException {
+    @Override
+    public long open() throws SQLException {
         close();
         conn = connections.open();
         try (Connection ddl = connections.open()) {
@@ -111,45 +126,65 @@ final class PartitionApplier implements AutoCloseable {
         return appliedOffset;
     }
 
-    long appliedOffset() {
+    @Override
+    public long appliedOffset() {
         return appliedOffset;
     }
 
-    String topic() {
+    @Override
+    public String topic() {
         return topic;
     }
 
-    int partition() {
+    @Override
+    public int partition() {
         return partition;
     }
 
-    /** After a fatal error in a batch: re-apply one statement at a time until the next commit, to find the record. */
-    void serialMode(boolean on) {
+    /** The target server, {@code host:port}, for messages. */
+    String target() {
+        return settings.host() + ":" + settings.port();
+    }
+
+    @Override
+    public void serialMode(boolean on) {
         serial = on;
     }
 
-    boolean serial() {
+    @Override
+    public boolean serial() {
         return serial;
     }
 
     /** Reads the coordinator's command for this stream on this partition's target (see {@link ControlStore}). */
-    ControlStore.Control readControl() throws SQLException {
+    @Override
+    public ControlStore.Control readControl() throws SQLException {
+        impose(fetchControl());
+        return control;
+    }
+
+    /** The command stored on this target, without putting it in force. */
+    ControlStore.Control fetchControl() throws SQLException {
         if (controlConn == null || !controlConn.isValid(2)) {
             closeControl();
             controlConn = connections.open();
             controlConn.setAutoCommit(true);
             ControlStore.ensure(controlConn, settings.stateDatabase());
         }
-        ControlStore.Control next = controlStore.read(controlConn);
+        return controlStore.read(controlConn);
+    }
+
+    /** Puts a command in force (reshard: the most restrictive of all new shards' commands). */
+    void impose(ControlStore.Control next) {
         if (!next.equals(control)) {
             passedStopPoint = false;
         }
         control = next;
-        return control;
     }
 
     /** Records a failure the coordinator must see (ghost mode: the migration cannot go on). */
-    void reportFailure(String reason) {
+    @Override
+    public void reportFailure(String reason) {
         try {
             if (controlConn == null || !controlConn.isValid(2)) {
                 closeControl();
@@ -163,7 +198,8 @@ final class PartitionApplier implements AutoCloseable {
         }
     }
 
-    ControlStore.Control control() {
+    @Override
+    public ControlStore.Control control() {
         return control;
     }
 
@@ -196,7 +232,8 @@ final class PartitionApplier implements AutoCloseable {
     }
 
     /** Whether the applier has reached what the control asks (and so should stop and acknowledge). */
-    boolean holdsStopPoint() {
+    @Override
+    public boolean holdsStopPoint() {
         return switch (control.command()) {
             case RUN -> false;
             case PAUSE, HANDED_OFF -> atBoundary();
@@ -223,7 +260,8 @@ final class PartitionApplier implements AutoCloseable {
     }
 
     /** Acknowledges the control in force with the exact position the target holds. */
-    void acknowledge() throws SQLException {
+    @Override
+    public void acknowledge() throws SQLException {
         // past the stop point, the log has shown that every streamed transaction up to it is applied: the target
         // holds the stop position for this stream's tables, whatever other transactions it contains
         String held = control.command() == ControlStore.Command.STOP_AT && passedStopPoint ? control.stopAt()
@@ -238,7 +276,13 @@ final class PartitionApplier implements AutoCloseable {
      * mode, a fatal error of a row statement is reported through {@code poison} (DLQ) when given, else thrown as a
      * {@link ConnectException} naming the table, the key and the SQL error.
      */
-    boolean apply(SinkRecord record, PoisonHandler poison) throws SQLException {
+    @Override
+    public boolean apply(SinkRecord record, PoisonHandler poison) throws SQLException {
+        return apply(record, poison, RowScope.ALL);
+    }
+
+    /** {@link #apply(SinkRecord, PoisonHandler)} taking only the {@code scope} of a ROW record's change. */
+    boolean apply(SinkRecord record, PoisonHandler poison, RowScope scope) throws SQLException {
         if (record.kafkaOffset() <= appliedOffset) {
             return true; // redelivered: the target already holds it
         }
@@ -277,7 +321,7 @@ final class PartitionApplier implements AutoCloseable {
                 }
             }
             case BEGIN -> begin(value.getString("gtid"));
-            case ROW -> row(record, value, poison);
+            case ROW -> row(record, value, poison, scope);
             case COMMIT -> commit(record, value.getString("keyspace"), value.getString("shard"),
                     value.getString("position"));
             case LASTPK -> lastPk(record, value, poison);
@@ -312,10 +356,27 @@ final class PartitionApplier implements AutoCloseable {
         skipping = alreadyApplied(gtid);
     }
 
-    private void row(SinkRecord record, Struct envelope, PoisonHandler poison) throws SQLException {
+    private void row(SinkRecord record, Struct envelope, PoisonHandler poison, RowScope scope) throws SQLException {
         String sourceTable = header(record, EventHeaders.TABLE);
         if (plan != null && !plan.table().equals(sourceTable)) {
             return; // ghost mode applies one table
+        }
+        String op = envelope.getString("op");
+        boolean takesNew = scope == RowScope.ALL || scope == RowScope.NEW_IMAGE;
+        if ("r".equals(op) && !takesNew) {
+            // another target's copy row: the chunk still spans it (its LASTPK empties the range here too)
+            if (tables.get(sourceTable) == null) {
+                Struct source = envelope.getStruct("source");
+                tables.lookup(source.getString("db"), source.getString("keyspace"), sourceTable);
+            }
+            if (chunkTable != null && !chunkTable.equals(sourceTable)) {
+                abandonChunk();
+            }
+            chunkTable = sourceTable;
+            return;
+        }
+        if (scope == RowScope.NONE) {
+            return; // another target's row
         }
         TargetTable t = tables.get(sourceTable);
         if (t == null && plan != null) {
@@ -330,7 +391,6 @@ final class PartitionApplier implements AutoCloseable {
                     + record.kafkaOffset() + " came before its FIELD record and the target has no such table: create"
                     + " it on the target, or start the stream with a copy so that its FIELD comes first");
         }
-        String op = envelope.getString("op");
         Struct before = envelope.getStruct("before");
         Struct after = envelope.getStruct("after");
         if ("r".equals(op)) {
@@ -347,7 +407,13 @@ final class PartitionApplier implements AutoCloseable {
         }
         try {
             switch (op) {
-                case "c", "u" -> writer.upsert(t, after);
+                case "c", "u" -> {
+                    if (scope == RowScope.OLD_IMAGE) {
+                        writer.delete(t, before); // the update moved the row to another target
+                    } else {
+                        writer.upsert(t, after);
+                    }
+                }
                 case "d" -> writer.delete(t, before);
                 default -> throw new ConnectException("Unknown op '" + op + "' at " + topic + "-" + partition + "@"
                         + record.kafkaOffset());
@@ -550,7 +616,8 @@ final class PartitionApplier implements AutoCloseable {
     }
 
     /** Drops all uncommitted work (after a failure); the committed state stays as loaded or last committed. */
-    void abort() {
+    @Override
+    public void abort() {
         try {
             if (writer != null) {
                 writer.discard();
@@ -580,7 +647,7 @@ final class PartitionApplier implements AutoCloseable {
         return OffsetCodec.copyStateFromJson(json).get(0).lastPk();
     }
 
-    private static String header(SinkRecord r, String name) {
+    static String header(SinkRecord r, String name) {
         Header h = r.headers().lastWithName(name);
         if (h == null || h.value() == null) {
             return null;
@@ -593,19 +660,23 @@ final class PartitionApplier implements AutoCloseable {
         return r.key() == null ? "none" : String.valueOf(r.key());
     }
 
-    long rowsApplied() {
+    @Override
+    public long rowsApplied() {
         return rowsApplied;
     }
 
-    long transactionsApplied() {
+    @Override
+    public long transactionsApplied() {
         return transactionsApplied;
     }
 
-    long lagMs() {
+    @Override
+    public long lagMs() {
         return lagMs;
     }
 
-    String position() {
+    @Override
+    public String position() {
         return position;
     }
 
@@ -622,10 +693,5 @@ final class PartitionApplier implements AutoCloseable {
             }
             conn = null;
         }
-    }
-
-    /** Where a record that cannot be applied goes when a dead letter queue is configured. */
-    interface PoisonHandler {
-        void report(SinkRecord record, Throwable error);
     }
 }

@@ -40,6 +40,14 @@ public class VStreamSinkConnector extends SinkConnector {
                 && config.getString(VStreamSinkConnectorConfig.GHOST_MIGRATION).isBlank()) {
             throw new ConnectException("mode=ghost needs ghost.migration: the migration id of the online-DDL workflow");
         }
+        if (config.mode() == VStreamSinkConnectorConfig.Mode.RESHARD) {
+            List<String> problems = new ArrayList<>(ReshardTargets.problems(
+                    config.getList(VStreamSinkConnectorConfig.TARGET_TOPOLOGY)));
+            problems.addAll(reshardColumnProblems(config.reshardColumns().isEmpty(), config.reshardColumnDefault()));
+            if (!problems.isEmpty()) {
+                throw new ConnectException(String.join("; ", problems));
+            }
+        }
         LOG.info("Starting sink connector in {} mode", config.mode());
     }
 
@@ -73,10 +81,21 @@ public class VStreamSinkConnector extends SinkConnector {
             values.get(VStreamSinkConnectorConfig.TARGET_HOST).addErrorMessage(
                     "Set target.host (one target server) or target.topology (one server per shard)");
         }
-        for (String e : topology.split(",")) {
-            if (!e.isBlank() && !e.strip().matches("[^=]+=[^:]+:\\d+")) {
-                values.get(VStreamSinkConnectorConfig.TARGET_TOPOLOGY).addErrorMessage("'" + e.strip()
-                        + "' is not <shard>=<host>:<port>, e.g. -80=10.0.0.1:3306");
+        boolean reshard = "reshard".equalsIgnoreCase(
+                connectorConfigs.getOrDefault(VStreamSinkConnectorConfig.MODE, "").strip());
+        if (reshard) {
+            ReshardTargets.problems(java.util.Arrays.asList(topology.split(",")))
+                    .forEach(values.get(VStreamSinkConnectorConfig.TARGET_TOPOLOGY)::addErrorMessage);
+            String columns = connectorConfigs.getOrDefault(VStreamSinkConnectorConfig.RESHARD_COLUMNS, "");
+            reshardColumnProblems(columns.isBlank(), connectorConfigs.getOrDefault(
+                    VStreamSinkConnectorConfig.RESHARD_COLUMN_DEFAULT, ""))
+                    .forEach(values.get(VStreamSinkConnectorConfig.RESHARD_COLUMNS)::addErrorMessage);
+        } else {
+            for (String e : topology.split(",")) {
+                if (!e.isBlank() && !e.strip().matches("[^=]+=[^:]+:\\d+")) {
+                    values.get(VStreamSinkConnectorConfig.TARGET_TOPOLOGY).addErrorMessage("'" + e.strip()
+                            + "' is not <shard>=<host>:<port>, e.g. -80=10.0.0.1:3306");
+                }
             }
         }
         if ("ghost".equalsIgnoreCase(connectorConfigs.getOrDefault(VStreamSinkConnectorConfig.MODE, ""))
@@ -85,6 +104,14 @@ public class VStreamSinkConnector extends SinkConnector {
                     "mode=ghost needs the migration id of the online-DDL workflow");
         }
         return config;
+    }
+
+    private static List<String> reshardColumnProblems(boolean noColumns, String defaultColumn) {
+        if (noColumns && (defaultColumn == null || defaultColumn.isBlank())) {
+            return List.of("mode=reshard needs each table's sharding column: set reshard.columns=<table>:<column>,..."
+                    + " (e.g. customer:customer_id) and/or reshard.column.default (e.g. id)");
+        }
+        return List.of();
     }
 
     @Override
@@ -98,18 +125,42 @@ public class VStreamSinkConnector extends SinkConnector {
         VStreamSinkConnectorConfig config = new VStreamSinkConnectorConfig(connectorConfig);
         SinkSettings settings = SinkSettings.of(config, connectorConfig.getOrDefault("name", "vstream-sink"));
         for (Map.Entry<TopicPartition, Long> e : offsets.entrySet()) {
-            SinkSettings target = settings.forTopic(e.getKey().topic());
-            try (Connection c = new TargetConnections(target).open()) {
-                StateStore.ensure(c, settings.stateDatabase());
-                StateStore.overwriteOffset(c, settings.stateDatabase(), settings.stream(), e.getKey().topic(),
-                        e.getKey().partition(), e.getValue());
-                c.commit();
-            } catch (SQLException ex) {
-                throw new ConnectException("Could not write the new offset of " + e.getKey() + " to the target's state ("
-                        + settings.stateDatabase() + ".applied on " + target.host() + ":" + target.port() + "): "
-                        + ex.getMessage(), ex);
+            for (SinkSettings target : targetsOf(settings, e.getKey().topic())) {
+                writeOffset(settings, target, e);
             }
         }
         return true;
+    }
+
+    /** The targets that hold a topic's state: its one target, or in reshard mode every new shard it overlaps. */
+    private static List<SinkSettings> targetsOf(SinkSettings settings, String topic) {
+        if (!settings.reshard()) {
+            return List.of(settings.forTopic(topic));
+        }
+        String shard = topic.substring(topic.lastIndexOf('.') + 1);
+        List<SinkSettings> out = new ArrayList<>();
+        try {
+            for (ReshardTargets.Shard t : ReshardTargets.parse(settings.targetEntries())
+                    .overlapping(io.vstream.connect.core.keyrange.KeyRange.parse(shard))) {
+                out.add(settings.forTarget(t.name()));
+            }
+        } catch (IllegalArgumentException ex) {
+            throw new ConnectException("Cannot tell which new shards hold the state of " + topic + ": "
+                    + ex.getMessage(), ex);
+        }
+        return out;
+    }
+
+    private static void writeOffset(SinkSettings settings, SinkSettings target, Map.Entry<TopicPartition, Long> e) {
+        try (Connection c = new TargetConnections(target).open()) {
+            StateStore.ensure(c, settings.stateDatabase());
+            StateStore.overwriteOffset(c, settings.stateDatabase(), settings.stream(), e.getKey().topic(),
+                    e.getKey().partition(), e.getValue());
+            c.commit();
+        } catch (SQLException ex) {
+            throw new ConnectException("Could not write the new offset of " + e.getKey() + " to the target's state ("
+                    + settings.stateDatabase() + ".applied on " + target.host() + ":" + target.port() + "): "
+                    + ex.getMessage(), ex);
+        }
     }
 }

@@ -1,6 +1,9 @@
 package io.vstream.connect.sink;
 
+import io.vstream.connect.core.vindex.Vindexes;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.kafka.common.config.AbstractConfig;
@@ -8,6 +11,7 @@ import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef.Width;
+import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.types.Password;
 
 /**
@@ -35,24 +39,33 @@ public class VStreamSinkConnectorConfig extends AbstractConfig {
     public static final String RETRY_BACKOFF_INITIAL_MS = "retry.backoff.initial.ms";
     public static final String RETRY_BACKOFF_MAX_MS = "retry.backoff.max.ms";
     public static final String RETRY_MAX_DURATION_MS = "retry.max.duration.ms";
+    public static final String RESHARD_VINDEX = "reshard.vindex";
+    public static final String RESHARD_COLUMNS = "reshard.columns";
+    public static final String RESHARD_COLUMN_DEFAULT = "reshard.column.default";
 
     private static final String GROUP_TARGET = "Target";
     private static final String GROUP_MAPPING = "Mapping";
     private static final String GROUP_STATE = "State";
     private static final String GROUP_ERRORS = "Errors";
+    private static final String GROUP_RESHARD = "Reshard";
 
     /** What the sink applies the stream into. */
     public enum Mode {
         /** Every streamed table into a target server: tables created from the source's definitions, DDL replayed. */
         CLONE,
         /** One table into its ghost table on the same shard, through the migration's column mapping (online DDL). */
-        GHOST;
+        GHOST,
+        /** Every table into the new shards of a reshard: each row to the target shard whose key range owns it. */
+        RESHARD;
 
         static final String DOC = "What the stream is applied into. 'clone': every table of the stream into the"
                 + " target server, tables created from the source's definitions (see table.engine), DDL replayed, so"
                 + " the target can later become a native replica (docs/clone.md). 'ghost': the rows of one table into"
                 + " its ghost table on the same shard (target.topology), through the column mapping of the migration"
-                + " (ghost.migration) that the online-DDL coordinator wrote there (docs/online-ddl.md).";
+                + " (ghost.migration) that the online-DDL coordinator wrote there (docs/online-ddl.md). 'reshard':"
+                + " every table into the new shards listed in target.topology, each row to the shard whose key range"
+                + " holds its keyspace id (reshard.vindex of the sharding column, reshard.columns); each source shard's"
+                + " log is applied to every new shard its key range overlaps (docs/sink.md, Reshard mode).";
     }
 
     /** Whether the target's own binlog records the applied writes. */
@@ -68,7 +81,7 @@ public class VStreamSinkConnectorConfig extends AbstractConfig {
     private static ConfigDef configDef() {
         ConfigDef def = new ConfigDef();
         int o = 0;
-        def.define(MODE, Type.STRING, "clone", ConfigDef.CaseInsensitiveValidString.in("clone", "ghost"),
+        def.define(MODE, Type.STRING, "clone", ConfigDef.CaseInsensitiveValidString.in("clone", "ghost", "reshard"),
                 Importance.HIGH, Mode.DOC, GROUP_TARGET, ++o, Width.SHORT, "Mode");
         def.define(TARGET_HOST, Type.STRING, "", Importance.HIGH,
                 "The target MySQL/MariaDB server's host (unless target.topology names one per shard).", GROUP_TARGET, ++o, Width.MEDIUM,
@@ -76,7 +89,9 @@ public class VStreamSinkConnectorConfig extends AbstractConfig {
         def.define(TARGET_TOPOLOGY, Type.LIST, "", Importance.MEDIUM,
                 "Per-shard targets, <shard>=<host>:<port> (the shard is the last part of a topic name): each partition"
                         + " is applied to its shard's server. Empty: every partition goes to target.host:target.port."
-                        + " Ghost mode needs it (each shard's ghost table lives on that shard).", GROUP_TARGET, ++o,
+                        + " Ghost mode needs it (each shard's ghost table lives on that shard). Reshard mode needs it and"
+                        + " lists the NEW shards, each a key range on its own server, e.g. -80=10.0.0.1:3306,"
+                        + "80-=10.0.0.2:3306.", GROUP_TARGET, ++o,
                 Width.LONG, "Target topology");
         def.define(GHOST_MIGRATION, Type.STRING, "", Importance.MEDIUM,
                 "With mode=ghost: the migration id whose plan (table, ghost table, column mapping) the coordinator"
@@ -94,7 +109,8 @@ public class VStreamSinkConnectorConfig extends AbstractConfig {
                 Importance.MEDIUM, "'off' (default): the applier's writes are not written to the target's binlog"
                         + " (SET SESSION sql_log_bin=0), so the target's GTID state stays clean and it can become a"
                         + " replica of the source at the exact applied position. 'on': they are, with the target's own"
-                        + " GTIDs. Ghost mode always binlogs (the ghost table must reach the shard's replicas).",
+                        + " GTIDs. Ghost and reshard modes always binlog (the ghost table and the new shards' rows must reach"
+                        + " the shards' replicas).",
                 GROUP_TARGET, ++o, Width.SHORT, "Target binlog");
         def.define(CONNECT_TIMEOUT_MS, Type.LONG, 30_000L, ConfigDef.Range.atLeast(1_000), Importance.LOW,
                 "How long to wait for the target to accept a connection.", GROUP_TARGET, ++o, Width.SHORT,
@@ -136,7 +152,66 @@ public class VStreamSinkConnectorConfig extends AbstractConfig {
         def.define(RETRY_MAX_DURATION_MS, Type.LONG, 600_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
                 "How long retriable errors may go on before the task fails.", GROUP_ERRORS, ++o, Width.SHORT,
                 "Max retry duration (ms)");
+        o = 0;
+        def.define(RESHARD_VINDEX, Type.STRING, "hash", new VindexName(), Importance.MEDIUM,
+                "With mode=reshard: the vindex that maps a row's sharding column value to its keyspace id, as Vitess"
+                        + " computes it (" + String.join(", ", Vindexes.names()) + "). It must be the one the keyspace"
+                        + " is sharded by, or rows land on the wrong shard.", GROUP_RESHARD, ++o, Width.SHORT,
+                "Reshard vindex");
+        def.define(RESHARD_COLUMNS, Type.LIST, "", new TableColumnList(), Importance.MEDIUM,
+                "With mode=reshard: the sharding column of each table, as <table>:<column> (source table names),"
+                        + " e.g. customer:customer_id,corder:customer_id. A row of a table listed neither here nor"
+                        + " covered by reshard.column.default stops the task.", GROUP_RESHARD, ++o, Width.LONG,
+                "Sharding columns");
+        def.define(RESHARD_COLUMN_DEFAULT, Type.STRING, "", Importance.LOW,
+                "With mode=reshard: the sharding column of the tables reshard.columns does not list (e.g. id);"
+                        + " empty: every table must be listed.", GROUP_RESHARD, ++o, Width.SHORT,
+                "Default sharding column");
         return def;
+    }
+
+    /** Accepts a vindex name {@link Vindexes#named} knows. */
+    static final class VindexName implements ConfigDef.Validator {
+        @Override
+        public void ensureValid(String name, Object value) {
+            try {
+                Vindexes.named((String) value);
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(name, value, "not a vindex this connector computes; set " + name
+                        + " to one of " + Vindexes.names() + " (the vindex the keyspace is sharded by)");
+            }
+        }
+
+        @Override
+        public String toString() {
+            return String.join(", ", Vindexes.names());
+        }
+    }
+
+    /** Accepts a list of {@code <table>:<column>}, each table at most once. */
+    static final class TableColumnList implements ConfigDef.Validator {
+        @Override
+        @SuppressWarnings("unchecked")
+        public void ensureValid(String name, Object value) {
+            java.util.Set<String> seen = new java.util.HashSet<>();
+            for (String entry : (List<String>) value) {
+                int colon = entry.indexOf(':');
+                if (colon <= 0 || colon == entry.length() - 1 || entry.indexOf(':', colon + 1) >= 0) {
+                    throw new ConfigException(name, value, "'" + entry + "' is not <table>:<column>; write each"
+                            + " table's sharding column as e.g. customer:customer_id");
+                }
+                String table = entry.substring(0, colon).strip();
+                if (!seen.add(table)) {
+                    throw new ConfigException(name, value, "table '" + table + "' is listed twice; give each table"
+                            + " one sharding column");
+                }
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "list of <table>:<column>";
+        }
     }
 
     public VStreamSinkConnectorConfig(Map<?, ?> props) {
@@ -214,5 +289,25 @@ public class VStreamSinkConnectorConfig extends AbstractConfig {
 
     public Duration retryMaxDuration() {
         return Duration.ofMillis(getLong(RETRY_MAX_DURATION_MS));
+    }
+
+    /** The reshard vindex's name, normalised (see {@link Vindexes#named}). */
+    public String reshardVindex() {
+        return Vindexes.named(getString(RESHARD_VINDEX)).name();
+    }
+
+    /** The sharding column per source table, from reshard.columns. */
+    public Map<String, String> reshardColumns() {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (String entry : getList(RESHARD_COLUMNS)) {
+            int colon = entry.indexOf(':');
+            out.put(entry.substring(0, colon).strip(), entry.substring(colon + 1).strip());
+        }
+        return out;
+    }
+
+    /** The sharding column of tables reshard.columns does not list; empty when there is none. */
+    public String reshardColumnDefault() {
+        return getString(RESHARD_COLUMN_DEFAULT).strip();
     }
 }

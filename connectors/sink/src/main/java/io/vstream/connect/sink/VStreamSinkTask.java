@@ -19,7 +19,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The sink task's lifecycle: one {@link PartitionApplier} per assigned partition; on assignment it rewinds Kafka to
+ * The sink task's lifecycle: one {@link Applier} per assigned partition (a {@link PartitionApplier} into its target,
+ * or in reshard mode a {@link ReshardApplier} into the new shards); on assignment it rewinds Kafka to
  * what the target says it holds; {@code preCommit} reports only what the target durably holds. A retriable error
  * (deadlock, lock wait timeout, lost connection) drops the uncommitted work, reloads the state from the target (a
  * lost commit's outcome is read, not assumed), rewinds and retries with backoff; a fatal one is pinned to its record
@@ -29,8 +30,9 @@ public class VStreamSinkTask extends SinkTask {
     private static final Logger LOG = LoggerFactory.getLogger(VStreamSinkTask.class);
 
     private SinkSettings settings;
+    private ShardRouter router; // reshard mode
     private String connectorName;
-    private final Map<TopicPartition, PartitionApplier> appliers = new HashMap<>();
+    private final Map<TopicPartition, Applier> appliers = new HashMap<>();
     private final Set<TopicPartition> needsRecovery = new HashSet<>();
     private ErrantRecordReporter reporter;
     private long backoffMs;
@@ -55,13 +57,25 @@ public class VStreamSinkTask extends SinkTask {
             reporter = null;
         }
         backoffMs = settings.backoffInitial().toMillis();
-        LOG.info("Sink task applying stream '{}' to {}:{}", settings.stream(), settings.host(), settings.port());
+        if (settings.reshard()) {
+            try {
+                router = ShardRouter.of(settings);
+            } catch (IllegalArgumentException e) {
+                throw new ConnectException(e.getMessage(), e);
+            }
+            LOG.info("Sink task applying stream '{}' to the new shards {} (vindex {})", settings.stream(),
+                    settings.targets().keySet(), settings.vindex());
+        } else {
+            LOG.info("Sink task applying stream '{}' to {}", settings.stream(), settings.targets().isEmpty()
+                    ? settings.host() + ":" + settings.port() : "the shards " + settings.targets().keySet());
+        }
     }
 
     @Override
     public void open(Collection<TopicPartition> partitions) {
         for (TopicPartition tp : partitions) {
-            PartitionApplier a = new PartitionApplier(tp.topic(), tp.partition(), settings);
+            Applier a = settings.reshard() ? new ReshardApplier(tp.topic(), tp.partition(), settings, router)
+                    : new PartitionApplier(tp.topic(), tp.partition(), settings.forTopic(tp.topic()));
             appliers.put(tp, a);
             metrics.put(tp, ApplierMetrics.register(connectorName, a));
             try {
@@ -83,7 +97,7 @@ public class VStreamSinkTask extends SinkTask {
     @Override
     public void close(Collection<TopicPartition> partitions) {
         for (TopicPartition tp : partitions) {
-            PartitionApplier a = appliers.remove(tp);
+            Applier a = appliers.remove(tp);
             ApplierMetrics m = metrics.remove(tp);
             if (m != null) {
                 m.close();
@@ -116,7 +130,7 @@ public class VStreamSinkTask extends SinkTask {
             if (skip.contains(tp)) {
                 continue;
             }
-            PartitionApplier a = appliers.get(tp);
+            Applier a = appliers.get(tp);
             if (a == null) {
                 continue;
             }
@@ -148,9 +162,9 @@ public class VStreamSinkTask extends SinkTask {
             return;
         }
         nextControlRead = now + 100;
-        for (Map.Entry<TopicPartition, PartitionApplier> e : appliers.entrySet()) {
+        for (Map.Entry<TopicPartition, Applier> e : appliers.entrySet()) {
             TopicPartition tp = e.getKey();
-            PartitionApplier a = e.getValue();
+            Applier a = e.getValue();
             ControlStore.Control before = a.control();
             ControlStore.Control c;
             try {
@@ -178,7 +192,7 @@ public class VStreamSinkTask extends SinkTask {
         }
     }
 
-    private void halt(TopicPartition tp, PartitionApplier a) {
+    private void halt(TopicPartition tp, Applier a) {
         a.abort();
         rewind(tp, a);
         if (halted.add(tp)) {
@@ -188,7 +202,7 @@ public class VStreamSinkTask extends SinkTask {
         acknowledge(tp, a);
     }
 
-    private void acknowledge(TopicPartition tp, PartitionApplier a) {
+    private void acknowledge(TopicPartition tp, Applier a) {
         try {
             a.acknowledge();
         } catch (SQLException e) {
@@ -206,7 +220,7 @@ public class VStreamSinkTask extends SinkTask {
                 record.kafkaOffset(), error.getMessage());
     }
 
-    private void onFailure(TopicPartition tp, PartitionApplier a, SinkRecord r, Exception e) {
+    private void onFailure(TopicPartition tp, Applier a, SinkRecord r, Exception e) {
         a.abort();
         Classification c = ErrorClassifier.classify(e);
         if (e instanceof ConnectException ce && !(e.getCause() instanceof SQLException)) {
@@ -246,7 +260,7 @@ public class VStreamSinkTask extends SinkTask {
 
     /** Reconnects and reloads the state from the target, then rewinds Kafka to it; false when not yet possible. */
     private boolean recover(TopicPartition tp) {
-        PartitionApplier a = appliers.get(tp);
+        Applier a = appliers.get(tp);
         if (a == null) {
             needsRecovery.remove(tp);
             return true;
@@ -267,14 +281,14 @@ public class VStreamSinkTask extends SinkTask {
     }
 
     /** Makes Kafka deliver the partition again from the record after what the target holds (offset 0 if nothing). */
-    private void rewind(TopicPartition tp, PartitionApplier a) {
+    private void rewind(TopicPartition tp, Applier a) {
         context.offset(tp, a.appliedOffset() + 1);
     }
 
     @Override
     public Map<TopicPartition, OffsetAndMetadata> preCommit(Map<TopicPartition, OffsetAndMetadata> current) {
         Map<TopicPartition, OffsetAndMetadata> out = new HashMap<>();
-        for (Map.Entry<TopicPartition, PartitionApplier> e : appliers.entrySet()) {
+        for (Map.Entry<TopicPartition, Applier> e : appliers.entrySet()) {
             long applied = e.getValue().appliedOffset();
             if (applied >= 0) {
                 out.put(e.getKey(), new OffsetAndMetadata(applied + 1));
@@ -285,7 +299,7 @@ public class VStreamSinkTask extends SinkTask {
 
     @Override
     public void stop() {
-        for (PartitionApplier a : appliers.values()) {
+        for (Applier a : appliers.values()) {
             a.abort();
             a.close();
         }

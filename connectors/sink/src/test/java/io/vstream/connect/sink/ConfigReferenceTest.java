@@ -17,7 +17,8 @@ class ConfigReferenceTest {
             per-shard logs to a MySQL/MariaDB target exactly once in effect (see [sink.md](../sink.md)). Kafka Connect's
             own sink settings (`topics`, `tasks.max`, converters, `errors.tolerance`,
             `errors.deadletterqueue.topic.name`, `consumer.override.*`, ...) are described in Kafka Connect's
-            documentation. A complete configuration: [config-examples/clone-sink.json](../../config-examples/clone-sink.json).
+            documentation. Complete configurations: [config-examples/clone-sink.json](../../config-examples/clone-sink.json),
+            [config-examples/reshard-sink.json](../../config-examples/reshard-sink.json).
             """;
 
     @Test
