@@ -150,7 +150,8 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
         o = 0;
         def.define(SHARDS, Type.LIST, "", Importance.HIGH,
                 "Online DDL: the shards holding the table, <shard>=<host>:<port> (as the source connector's"
-                        + " topology).", GROUP_DDL, ++o, Width.LONG, "Shards");
+                        + " topology). Reshard: the old shards, which the switch retires.", GROUP_DDL, ++o, Width.LONG,
+                "Shards");
         def.define(DDL_DATABASE, Type.STRING, "", Importance.HIGH, "Online DDL: the database of the table.",
                 GROUP_DDL, ++o, Width.MEDIUM, "Database");
         def.define(DDL_TABLE, Type.STRING, "", Importance.HIGH, "Online DDL: the table to alter.", GROUP_DDL, ++o,
@@ -188,6 +189,28 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
                 "For tests only: after step N (1-7) of a cut-over, drop every connection of the cut-over without any"
                         + " cleanup and fail the task, as a coordinator that dies there would. 0 (default): never.",
                 GROUP_DDL, ++o, Width.SHORT, "Test: crash at cut-over step");
+        o = 0;
+        def.define(RESHARD_KEYSPACE, Type.STRING, "", Importance.HIGH,
+                "Reshard: the keyspace, as the source connectors name it (the journal is keyed by it).",
+                GROUP_RESHARD, ++o, Width.MEDIUM, "Keyspace");
+        def.define(RESHARD_DATABASE, Type.STRING, "", Importance.HIGH,
+                "Reshard: the database that holds the keyspace's tables on every shard.", GROUP_RESHARD, ++o,
+                Width.MEDIUM, "Database");
+        def.define(RESHARD_TARGET_SHARDS, Type.LIST, "", Importance.HIGH,
+                "Reshard: the new shards, <shard>=<host>:<port>, reached with target.user (or source.user when"
+                        + " target.user is empty). Their key ranges must cover exactly the old shards' ranges.",
+                GROUP_RESHARD, ++o, Width.LONG, "New shards");
+        def.define(RESHARD_VINDEX, Type.STRING, "hash", ConfigDef.CaseInsensitiveValidString.in(
+                io.vstream.connect.core.vindex.Vindexes.names().toArray(new String[0])), Importance.MEDIUM,
+                "Reshard: the vindex that maps a sharding column value to its keyspace id (as the sink's"
+                        + " reshard.vindex).", GROUP_RESHARD, ++o, Width.SHORT, "Vindex");
+        def.define(RESHARD_COLUMNS, Type.LIST, "", Importance.MEDIUM,
+                "Reshard: the sharding column of each table, <table>:<column> (as the sink's reshard.columns); the"
+                        + " preflight checks that every table of the database has one.", GROUP_RESHARD, ++o,
+                Width.LONG, "Sharding columns");
+        def.define(RESHARD_COLUMN_DEFAULT, Type.STRING, "", Importance.LOW,
+                "Reshard: the sharding column of tables that reshard.columns does not list (as the sink's).",
+                GROUP_RESHARD, ++o, Width.SHORT, "Default sharding column");
         return def;
     }
 
