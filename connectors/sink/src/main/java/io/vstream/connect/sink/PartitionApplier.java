@@ -41,6 +41,7 @@ final class PartitionApplier implements Applier {
     private final TargetTables tables;
     private final ControlStore controlStore;
     private MigrationPlans.Plan plan; // ghost mode
+    private RowOwnership ownership; // reshard into a new shard wider than this log's old shard
     private Connection conn;
     private Connection controlConn; // autocommit: sees the coordinator's latest command
     private RowWriter writer;
@@ -77,6 +78,18 @@ final class PartitionApplier implements Applier {
         OLD_IMAGE,
         /** Only the new image: the row arrives on this target (an update moved it), so it is written here. */
         NEW_IMAGE
+    }
+
+    /**
+     * Which rows of a target table this log owns, when the target also holds rows of other logs (reshard: a new shard
+     * wider than this log's old shard): a copy chunk then empties only these rows of its key range.
+     */
+    interface RowOwnership {
+        /** The column (source name) that tells a row's owner. */
+        String column(String sourceTable);
+
+        /** Whether a row with this {@code column} value (as the target's driver reads it) belongs to this log. */
+        boolean owns(String sourceTable, Object value);
     }
 
     /** An applier into the target {@code settings} names (already resolved: {@link SinkSettings#forTopic}). */
@@ -139,6 +152,11 @@ final class PartitionApplier implements Applier {
     @Override
     public int partition() {
         return partition;
+    }
+
+    /** Makes copy chunks empty only the rows {@code ownership} gives this log (see {@link RowOwnership}). */
+    void ownRowsOnly(RowOwnership ownership) {
+        this.ownership = ownership;
     }
 
     /** The target server, {@code host:port}, for messages. */
@@ -483,13 +501,13 @@ final class PartitionApplier implements Applier {
             LastPk shape = from != null ? from : to;
             List<String> key = shape != null ? shape.columns()
                     : t.keyColumns().stream().map(t::sourceName).toList();
+            List<Object> fromValues = from == null ? null : from.values();
+            List<Object> toValues = to == null ? null : to.values();
             if (!serial) {
-                writer.replaceRange(t, key, from == null ? null : from.values(), to == null ? null : to.values(),
-                        rows);
+                replaceRange(t, sourceTable, key, fromValues, toValues, rows);
             } else {
                 // one row at a time, to name (or dead-letter) the row the target cannot take
-                writer.replaceRange(t, key, from == null ? null : from.values(), to == null ? null : to.values(),
-                        List.of());
+                replaceRange(t, sourceTable, key, fromValues, toValues, List.of());
                 for (int i = 0; i < rows.size(); i++) {
                     try {
                         writer.insert(t, rows.get(i));
@@ -507,6 +525,16 @@ final class PartitionApplier implements Applier {
             copyState.put(sourceTable, value.getString("lastpk"));
         }
         commitState(record, value.getString("keyspace"), value.getString("shard"), position);
+    }
+
+    private void replaceRange(TargetTable t, String sourceTable, List<String> key, List<Object> from, List<Object> to,
+                              List<Struct> rows) throws SQLException {
+        if (ownership == null) {
+            writer.replaceRange(t, key, from, to, rows);
+        } else {
+            writer.replaceOwnedRange(t, key, from, to, rows, ownership.column(sourceTable),
+                    v -> ownership.owns(sourceTable, v));
+        }
     }
 
     private void ddl(SinkRecord record, Struct value) throws SQLException {

@@ -46,7 +46,22 @@ final class ReshardApplier implements Applier {
         }
         for (ReshardTargets.Shard t : router.targets().overlapping(source)) {
             names.add(t.name());
-            lanes.add(new PartitionApplier(topic, partition, settings.forTarget(t.name())));
+            PartitionApplier lane = new PartitionApplier(topic, partition, settings.forTarget(t.name()));
+            if (!source.includes(t.range())) {
+                // the new shard also holds rows of other old shards: a copy chunk must leave theirs alone
+                lane.ownRowsOnly(new PartitionApplier.RowOwnership() {
+                    @Override
+                    public String column(String sourceTable) {
+                        return router.column(sourceTable);
+                    }
+
+                    @Override
+                    public boolean owns(String sourceTable, Object value) {
+                        return router.holds(source, sourceTable, value);
+                    }
+                });
+            }
+            lanes.add(lane);
         }
         if (lanes.isEmpty()) {
             throw new ConnectException("Source shard " + shard + " (topic " + topic + ") overlaps no new shard of"

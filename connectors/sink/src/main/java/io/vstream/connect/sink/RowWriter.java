@@ -7,9 +7,11 @@ import io.vstream.connect.core.sql.SqlTag;
 import io.vstream.connect.core.sql.ValueBinder;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.Struct;
@@ -101,6 +103,77 @@ final class RowWriter {
     void replaceRange(TargetTable t, List<String> sourceKey, List<Object> from, List<Object> to, List<Struct> rows)
             throws SQLException {
         flush();
+        Range range = range(t, sourceKey, from, to);
+        try (PreparedStatement ps = conn.prepareStatement(SqlTag.tag("sink", "DELETE FROM " + t.qualified()
+                + range.where()))) {
+            range.bind(ps);
+            ps.executeUpdate();
+        }
+        for (Struct row : rows) {
+            insert(t, row);
+        }
+        flush();
+    }
+
+    /**
+     * Like {@link #replaceRange}, but empties only the rows of the range whose {@code column} value {@code owned}
+     * accepts: a new shard of a reshard that also holds rows of other old shards keeps theirs. The range's rows are
+     * read (and locked) first, those owned deleted by key.
+     */
+    void replaceOwnedRange(TargetTable t, List<String> sourceKey, List<Object> from, List<Object> to,
+                           List<Struct> rows, String column, Predicate<Object> owned) throws SQLException {
+        flush();
+        Range range = range(t, sourceKey, from, to);
+        List<String> keys = t.keyColumns();
+        List<List<Object>> doomed = new ArrayList<>();
+        try (PreparedStatement ps = conn.prepareStatement(SqlTag.tag("sink", "SELECT "
+                + SqlIdentifiers.quoteList(keys) + ", " + SqlIdentifiers.quote(t.targetName(column)) + " FROM "
+                + t.qualified() + range.where() + " FOR UPDATE"))) {
+            range.bind(ps);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    if (owned.test(rs.getObject(keys.size() + 1))) {
+                        List<Object> key = new ArrayList<>(keys.size());
+                        for (int i = 1; i <= keys.size(); i++) {
+                            key.add(rs.getObject(i));
+                        }
+                        doomed.add(key);
+                    }
+                }
+            }
+        }
+        if (!doomed.isEmpty()) {
+            List<String> terms = new ArrayList<>();
+            for (String k : keys) {
+                terms.add(SqlIdentifiers.quote(k) + " = ?");
+            }
+            try (PreparedStatement ps = conn.prepareStatement(SqlTag.tag("sink", "DELETE FROM " + t.qualified()
+                    + " WHERE " + String.join(" AND ", terms)))) {
+                for (List<Object> key : doomed) {
+                    for (int i = 0; i < key.size(); i++) {
+                        ps.setObject(i + 1, key.get(i)); // as the driver read it
+                    }
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+            }
+        }
+        for (Struct row : rows) {
+            insert(t, row);
+        }
+        flush();
+    }
+
+    /** The WHERE clause of a key range and its arguments. */
+    private record Range(String where, List<Object> args) {
+        void bind(PreparedStatement ps) throws SQLException {
+            for (int i = 0; i < args.size(); i++) {
+                ValueBinder.bind(ps, i + 1, args.get(i));
+            }
+        }
+    }
+
+    private static Range range(TargetTable t, List<String> sourceKey, List<Object> from, List<Object> to) {
         List<String> key = new ArrayList<>();
         for (String k : sourceKey) {
             key.add(t.targetName(k));
@@ -115,18 +188,7 @@ final class RowWriter {
             terms.add(KeyPredicates.atOrBefore(key));
             args.addAll(KeyPredicates.atOrBeforeArgs(to));
         }
-        String sql = SqlTag.tag("sink", "DELETE FROM " + t.qualified()
-                + (terms.isEmpty() ? "" : " WHERE " + String.join(" AND ", terms)));
-        try (PreparedStatement ps = conn.prepareStatement(sql)) {
-            for (int i = 0; i < args.size(); i++) {
-                ValueBinder.bind(ps, i + 1, args.get(i));
-            }
-            ps.executeUpdate();
-        }
-        for (Struct row : rows) {
-            insert(t, row);
-        }
-        flush();
+        return new Range(terms.isEmpty() ? "" : " WHERE " + String.join(" AND ", terms), args);
     }
 
     private void bindRow(PreparedStatement ps, int first, TargetTable t, Struct row) throws SQLException {

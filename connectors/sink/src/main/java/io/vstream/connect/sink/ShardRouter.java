@@ -1,5 +1,6 @@
 package io.vstream.connect.sink;
 
+import io.vstream.connect.core.keyrange.KeyRange;
 import io.vstream.connect.core.vindex.Vindex;
 import io.vstream.connect.core.vindex.Vindexes;
 import java.util.HexFormat;
@@ -59,19 +60,30 @@ final class ShardRouter {
                     + ", its sharding column in reshard mode: set the right column for " + table
                     + " in reshard.columns (or reshard.column.default)");
         }
-        Object value = image.get(field);
+        return keyspaceId(table, column, image.get(field), key);
+    }
+
+    private byte[] keyspaceId(String table, String column, Object value, Object key) {
         if (value == null) {
             throw new ConnectException("Row of table " + table + " (key " + key + ") has NULL in its sharding column "
                     + column + ", so it belongs to no shard: give it a value on the source, or shard " + table
                     + " by a NOT NULL column (reshard.columns)");
         }
         try {
-            return vindex.keyspaceId(value);
+            return vindex.keyspaceId(value instanceof Boolean b ? (b ? 1 : 0) : value);
         } catch (IllegalArgumentException e) {
             throw new ConnectException("Row of table " + table + " (key " + key + "): the " + vindex.name()
                     + " vindex cannot map sharding column " + column + ": " + e.getMessage() + "; set reshard.vindex"
                     + " to the vindex the keyspace is sharded by, or reshard.columns to another column", e);
         }
+    }
+
+    /**
+     * Whether a row already on a new shard, whose sharding column holds {@code value} (as the JDBC driver reads it),
+     * has its keyspace id in {@code range} (an old shard's).
+     */
+    boolean holds(KeyRange range, String table, Object value) {
+        return range.contains(keyspaceId(table, column(table), value, "read from the target"));
     }
 
     /** The new shard that owns a row image of {@code table}. */

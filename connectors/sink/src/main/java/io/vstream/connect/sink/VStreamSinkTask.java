@@ -84,6 +84,10 @@ public class VStreamSinkTask extends SinkTask {
                     context.offset(tp, applied + 1);
                     LOG.info("{}: the target holds up to offset {} (position {}); resuming after it", tp, applied,
                             a.position());
+                } else if (settings.reshard()) {
+                    // a new shard that holds nothing needs the whole log, whatever the group committed for the others
+                    context.offset(tp, 0);
+                    LOG.info("{}: assigned; some new shard holds nothing of it yet: reading from the start", tp);
                 } else {
                     LOG.info("{}: assigned; the target holds nothing of it yet", tp);
                 }

@@ -100,6 +100,16 @@ class ShardRouterTest {
     }
 
     @Test
+    void tellsWhetherARowReadFromANewShardBelongsToAnOldShard() {
+        ShardRouter r = hash(Map.of("wallets", "owner"), "id");
+        KeyRange low = KeyRange.parse("-80");
+        assertThat(r.holds(low, "orders", 1L)).isTrue(); // as the driver reads a BIGINT
+        assertThat(r.holds(low, "orders", 1)).isTrue(); // an INT
+        assertThat(r.holds(low, "orders", new java.math.BigInteger("4"))).isFalse(); // a BIGINT UNSIGNED
+        assertThat(r.holds(KeyRange.parse("80-"), "wallets", 4L)).isTrue();
+    }
+
+    @Test
     void aSourceShardOverlapsTheNewShardsOfItsRange() {
         ReshardTargets quarters = ReshardTargets.parse(List.of("-40=a:1", "40-80=b:1", "80-c0=c:1", "c0-=d:1"));
         assertThat(quarters.overlapping(KeyRange.parse("-")).stream().map(ReshardTargets.Shard::name))
