@@ -86,7 +86,7 @@ class ReshardIT {
 
     @Test
     void splitUnderLoadWithAConsumerStreamingThroughTheSwitch() throws Exception {
-        Run run = new Run(Map.of("-", SERVERS.server(0)), split());
+        Run run = new Run(SERVERS, connect, Map.of("-", SERVERS.server(0)), split());
         try (WriteLoad load = run.load(40)) {
             run.startCdc(Map.of());
             run.deploy(Map.of());
@@ -103,7 +103,7 @@ class ReshardIT {
 
     @Test
     void aConsumerStoppedDuringTheSplitReadsTheOldShardUpToTheJournalThenTheNewShards() throws Exception {
-        Run run = new Run(Map.of("-", SERVERS.server(0)), split());
+        Run run = new Run(SERVERS, connect, Map.of("-", SERVERS.server(0)), split());
         try (WriteLoad load = run.load(35)) {
             run.startCdc(Map.of());
             run.deploy(Map.of("handoff.postpone", "true"));
@@ -124,7 +124,7 @@ class ReshardIT {
 
     @Test
     void aConsumerResumingAfterTheOldShardIsGoneCopiesTheNewShardsOrFailsAsConfigured() throws Exception {
-        Run run = new Run(Map.of("-", SERVERS.server(0)), split());
+        Run run = new Run(SERVERS, connect, Map.of("-", SERVERS.server(0)), split());
         try (WriteLoad load = run.load(25)) {
             run.startCdc(Map.of());
             run.deploy(Map.of("handoff.postpone", "true"));
@@ -176,7 +176,7 @@ class ReshardIT {
     @Test
     void aMergeUnderLoadWithAConsumerStreamingThroughIt() throws Exception {
         Map<String, MariaDbServer> old = split();
-        Run run = new Run(old, Map.of("-", SERVERS.server(3)));
+        Run run = new Run(SERVERS, connect, old, Map.of("-", SERVERS.server(3)));
         try (WriteLoad load = run.load(35)) {
             run.startCdc(Map.of());
             run.deploy(Map.of());
@@ -215,6 +215,9 @@ class ReshardIT {
 
     /** One reshard: its servers, connectors, write load target and checks. */
     static final class Run {
+        final MariaDbShards servers;
+        final ConnectCluster cluster;
+        boolean readCommitted; // a consumer of an exactly-once stream reads committed records only
         final String db;
         final String keyspace;
         final Map<String, MariaDbServer> old;
@@ -226,8 +229,11 @@ class ReshardIT {
         final String statusTopic;
         final RoutingTarget target;
 
-        Run(Map<String, MariaDbServer> old, Map<String, MariaDbServer> next) {
-            this.db = SERVERS.freshDatabase();
+        Run(MariaDbShards servers, ConnectCluster cluster, Map<String, MariaDbServer> old,
+            Map<String, MariaDbServer> next) {
+            this.servers = servers;
+            this.cluster = cluster;
+            this.db = servers.freshDatabase();
             this.keyspace = "ks_" + db; // journals are keyed by keyspace: each test its own
             this.old = new LinkedHashMap<>(old);
             this.next = new LinkedHashMap<>(next);
@@ -241,7 +247,7 @@ class ReshardIT {
                 s.execute("mysql", "DROP DATABASE IF EXISTS `" + db + "`"); // new shards start empty
             }
             // the application's account: no READ_ONLY ADMIN, so read_only stops its writes (root would go on writing)
-            for (MariaDbServer s : SERVERS.servers()) {
+            for (MariaDbServer s : servers.servers()) {
                 if (s.isRunning()) {
                     for (String host : List.of("%", "localhost", "127.0.0.1")) {
                         s.execute("mysql", "CREATE USER IF NOT EXISTS '" + APP_USER + "'@'" + host
@@ -273,7 +279,7 @@ class ReshardIT {
         }
 
         Map<String, String> cdcConfig() {
-            Map<String, String> c = SourceConfigs.keyspace(keyspace, db, List.of(SERVERS.server(0)), 1);
+            Map<String, String> c = SourceConfigs.keyspace(keyspace, db, List.of(servers.server(0)), 1);
             c.put("topology", topology(old));
             c.put("topic.prefix", "vs_" + db);
             c.put("reshard.check.interval.ms", "300");
@@ -284,14 +290,14 @@ class ReshardIT {
         void startCdc(Map<String, String> extra) throws InterruptedException {
             Map<String, String> c = cdcConfig();
             c.putAll(extra);
-            connect.deploy(cdc, c);
-            connect.awaitRunning(cdc, 1, Duration.ofSeconds(60));
+            cluster.deploy(cdc, c);
+            cluster.awaitRunning(cdc, 1, Duration.ofSeconds(60));
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
             while (System.nanoTime() < deadline) {
                 boolean all = true;
                 for (String shard : old.keySet()) {
                     try {
-                        all &= connect.topics().readAll(topic("vs_", shard), false).stream().anyMatch(d ->
+                        all &= cluster.topics().readAll(topic("vs_", shard), readCommitted).stream().anyMatch(d ->
                                 EventType.COPY_COMPLETED.headerValue().equals(d.header(EventHeaders.EVENT)));
                     } catch (RuntimeException e) {
                         all = false;
@@ -323,14 +329,14 @@ class ReshardIT {
             c.put("topic.creation.default.partitions", "1");
             c.put("topic.creation.default.replication.factor", "1");
             c.putAll(coordinatorExtra);
-            connect.deploy(coordinator, c);
-            Map<String, String> src = SourceConfigs.keyspace(keyspace, db, List.of(SERVERS.server(0)), 1);
+            cluster.deploy(coordinator, c);
+            Map<String, String> src = SourceConfigs.keyspace(keyspace, db, List.of(servers.server(0)), 1);
             src.put("topology", topology(old));
             src.put("topic.prefix", "wf_" + db);
             src.put("heartbeat.interval.ms", "200");
-            connect.deploy(source, src);
+            cluster.deploy(source, src);
             Map<String, String> s = SinkConfigs.clone(String.join(",", old.keySet().stream().map(o -> topic("wf_", o))
-                    .toList()), SERVERS.server(0));
+                    .toList()), servers.server(0));
             s.remove("target.host");
             s.remove("target.port");
             s.put("mode", "reshard");
@@ -338,12 +344,12 @@ class ReshardIT {
             s.put("reshard.vindex", "hash");
             s.put("reshard.column.default", "id");
             s.put("table.create", "true");
-            connect.deploy(sink, s);
+            cluster.deploy(sink, s);
         }
 
         /** Waits until the coordinator has completed the switch; the writer then follows the journal. */
         Journal awaitSwitch() throws InterruptedException {
-            List<Struct> statuses = CloneHandoffIT.awaitState(connect, statusTopic, "COMPLETE", Duration.ofSeconds(180));
+            List<Struct> statuses = CloneHandoffIT.awaitState(cluster, statusTopic, "COMPLETE", Duration.ofSeconds(180));
             Struct last = statuses.get(statuses.size() - 1);
             assertThat(last.getString("reason")).contains("switched: journal");
             for (MariaDbServer s : old.values()) {
@@ -392,8 +398,8 @@ class ReshardIT {
             Journal j = target.journal();
             Map<String, String> markers = markNewShards();
             for (Map.Entry<String, MariaDbServer> e : next.entrySet()) {
-                ShardLog log = ShardLog.await(connect, topic("vs_", e.getKey()), markers.get(e.getKey()), false,
-                        Duration.ofSeconds(120));
+                ShardLog log = ShardLog.await(cluster, topic("vs_", e.getKey()), markers.get(e.getKey()),
+                        readCommitted, Duration.ofSeconds(120));
                 assertThat(log.ofType(EventType.ROW).stream().filter(d -> "r".equals(((Struct) d.value().value())
                         .getString("op"))).count()).as("no copy rows on a journaled new shard").isZero();
                 assertThat(log.records).allSatisfy(d -> assertThat(d.header(EventHeaders.EPOCH))
@@ -401,7 +407,7 @@ class ReshardIT {
                 check(log, load, e.getValue(), exactlyOnce);
             }
             for (Map.Entry<String, MariaDbServer> e : old.entrySet()) {
-                ShardLog log = new ShardLog(connect.topics().readAll(topic("vs_", e.getKey()), false));
+                ShardLog log = new ShardLog(cluster.topics().readAll(topic("vs_", e.getKey()), readCommitted));
                 List<Decoded> journals = log.ofType(EventType.JOURNAL);
                 assertThat(journals).hasSize(1);
                 assertThat(log.records.get(log.records.size() - 1)).isSameAs(journals.get(0));
@@ -433,7 +439,7 @@ class ReshardIT {
         void deleteWorkflow() {
             for (String n : List.of(sink, source, coordinator)) {
                 try {
-                    connect.delete(n);
+                    cluster.delete(n);
                 } catch (RuntimeException e) {
                     // already gone
                 }
@@ -443,7 +449,7 @@ class ReshardIT {
         void delete() {
             deleteWorkflow();
             try {
-                connect.delete(cdc);
+                cluster.delete(cdc);
             } catch (RuntimeException e) {
                 // already gone
             }
