@@ -58,21 +58,25 @@ public final class ManagedProcess {
 
     /** Runs {@code command} to its end (output to {@code logFile}); fails with the log's tail on a non-zero exit. */
     public static void run(String what, List<String> command, Path logFile, Duration timeout) {
-        ManagedProcess p = start(what, command, logFile, null);
+        start(what, command, logFile, null).awaitSuccess(timeout);
+    }
+
+    /** Waits for the process to end; fails with the log's tail if it does not in time or exits non-zero. */
+    public void awaitSuccess(Duration timeout) {
         try {
-            if (!p.process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                p.process.destroyForcibly();
-                throw new IllegalStateException(what + " did not finish within " + timeout.toSeconds() + " s; log "
-                        + logFile + ":\n" + p.logTail(20));
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly();
+                throw new IllegalStateException(name + " did not finish within " + timeout.toSeconds() + " s; log "
+                        + logFile + ":\n" + logTail(20));
             }
         } catch (InterruptedException e) {
-            p.process.destroyForcibly();
+            process.destroyForcibly();
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while running " + what, e);
+            throw new IllegalStateException("Interrupted while waiting for " + name, e);
         }
-        if (p.process.exitValue() != 0) {
-            throw new IllegalStateException(what + " failed (exit code " + p.process.exitValue() + "); log "
-                    + logFile + ":\n" + p.logTail(20));
+        if (process.exitValue() != 0) {
+            throw new IllegalStateException(name + " failed (exit code " + process.exitValue() + "); log " + logFile
+                    + ":\n" + logTail(20));
         }
     }
 
