@@ -52,6 +52,7 @@ public final class MariaDbShard {
     public ManagedProcess initialize() {
         try {
             Files.createDirectories(dir.resolve("data"));
+            Files.createDirectories(dir.resolve("tmp"));
             Files.writeString(configFile(), config());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -63,7 +64,7 @@ public final class MariaDbShard {
 
     /** Starts {@code mariadbd} and waits until it takes connections. */
     public void start(Duration timeout) {
-        process = ManagedProcess.start("mariadbd-" + shard.replace("-", "_"),
+        process = ManagedProcess.start("mariadbd_" + shard,
                 List.of(binary("mariadbd"), "--defaults-file=" + configFile()), logFile(), pidDir);
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
@@ -122,6 +123,7 @@ public final class MariaDbShard {
                 "datadir=" + dir.resolve("data"),
                 "socket=" + dir.resolve("mariadbd.sock"),
                 "pid_file=" + dir.resolve("mariadbd.pid"),
+                "tmpdir=" + dir.resolve("tmp"),
                 "port=" + port,
                 "bind_address=127.0.0.1",
                 "skip_name_resolve",

@@ -46,6 +46,10 @@ public final class Quickstart {
     }
 
     public static void main(String[] args) {
+        if (java.util.Arrays.asList(args).contains("--help") || java.util.Arrays.asList(args).contains("-h")) {
+            System.out.println(Settings.USAGE);
+            return;
+        }
         Settings settings;
         try {
             settings = Settings.parse(Path.of("").toAbsolutePath(), args);
@@ -68,7 +72,9 @@ public final class Quickstart {
         } catch (RuntimeException | SQLException | IOException e) {
             System.out.println();
             System.out.println("FAILED: " + e.getMessage());
-            System.out.println("Logs are in " + settings.runDir() + " (*/*.log).");
+            if (q.startedAnything()) {
+                System.out.println("Logs are in " + settings.runDir() + " (*/*.log).");
+            }
             code = 1;
         }
         if (settings.keep()) {
@@ -216,7 +222,7 @@ public final class Quickstart {
     private Keyspace startShards() {
         List<String> names = List.of("-80", "80-");
         for (int i = 0; i < 2; i++) {
-            shards.add(new MariaDbShard(names.get(i), run.path().resolve("shard" + names.get(i)),
+            shards.add(new MariaDbShard(names.get(i), run.path().resolve("shard_" + names.get(i)),
                     settings.shardPorts().get(i), 101 + i, run.pids()));
         }
         List<ManagedProcess> installs = shards.stream().map(MariaDbShard::initialize).toList();
@@ -310,14 +316,18 @@ public final class Quickstart {
 
     private void writeConsumerScript() {
         Path script = run.path().resolve("bin").resolve("kafka-console-consumer");
+        Path logConfig = script.resolveSibling("log4j2.properties");
         try {
             Files.createDirectories(script.getParent());
+            Files.writeString(logConfig, String.join("\n", "rootLogger.level=WARN", "rootLogger.appenderRef.err.ref=ERR",
+                    "appender.err.type=Console", "appender.err.name=ERR", "appender.err.target=SYSTEM_ERR",
+                    "appender.err.layout.type=PatternLayout", "appender.err.layout.pattern=%p %m%n", ""));
             Files.writeString(script, String.join("\n",
                     "#!/bin/sh",
                     "# Kafka's console consumer against the quickstart's broker (Kafka's jars from the Maven repository)",
                     "exec java -cp \"$(cat '" + run.path().resolve("kafka.classpath") + "')\""
-                            + " -Dlog4j2.configurationFile='" + run.path().resolve("kafka/log4j2.properties") + "'"
-                            + " -Dlog4j2.level=WARN org.apache.kafka.tools.consumer.ConsoleConsumer"
+                            + " -Dlog4j2.configurationFile='" + logConfig + "'"
+                            + " org.apache.kafka.tools.consumer.ConsoleConsumer"
                             + " --bootstrap-server " + broker.bootstrapServers() + " \"$@\"",
                     ""));
             Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
@@ -342,7 +352,7 @@ public final class Quickstart {
                 dir, statusTopic);
         out.plain("  the shards      mariadb -h127.0.0.1 -P%d -uroot commerce -e 'SHOW CREATE TABLE orders'"
                 + "   (and -P%d)", shards.get(0).port(), shards.get(1).port());
-        out.plain("  logs            %s/kafka/kafka.log, %s/connect/connect.log, %s/shard-80/mariadbd.log", dir, dir,
+        out.plain("  logs            %s/kafka/kafka.log, %s/connect/connect.log, %s/shard_*/mariadbd.log", dir, dir,
                 dir);
     }
 
@@ -361,12 +371,20 @@ public final class Quickstart {
         }
     }
 
+    boolean startedAnything() {
+        return !shards.isEmpty() || broker != null || worker != null;
+    }
+
     /** Stops everything this run started, the worker first and the shards last; safe to call twice. */
     synchronized void stopAll() {
         if (stopped) {
             return;
         }
         stopped = true;
+        if (!startedAnything()) {
+            return;
+        }
+        System.out.println("Stopping the worker, Kafka and the shards (logs stay in " + run.path() + ")");
         closeClients();
         if (worker != null) {
             worker.stop();
@@ -377,6 +395,6 @@ public final class Quickstart {
         for (MariaDbShard s : shards) {
             s.stop();
         }
-        System.out.println("Stopped the worker, Kafka and the shards.");
+        System.out.println("Stopped.");
     }
 }
