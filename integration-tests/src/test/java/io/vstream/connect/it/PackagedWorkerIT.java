@@ -68,9 +68,9 @@ class PackagedWorkerIT {
         Path secretsFile = secrets.resolve("secrets.properties");
         Files.writeString(secretsFile, "vstream.password=" + PASSWORD + "\n");
 
-        KafkaBroker broker = new KafkaBroker(dir.resolve("kafka"), freePort(), freePort(), classpath, null);
+        KafkaBroker broker = new KafkaBroker(dir.resolve("kafka"), freePort(), freePort(), classpath, null, true);
         ConnectWorker worker = new ConnectWorker(dir.resolve("connect"), freePort(), broker.bootstrapServers(),
-                plugins, secrets, classpath, null);
+                plugins, secrets, classpath, null, true);
         Thread reaper = new Thread(() -> stopAll(worker, broker), "packaged-worker-reaper");
         Runtime.getRuntime().addShutdownHook(reaper);
         try {

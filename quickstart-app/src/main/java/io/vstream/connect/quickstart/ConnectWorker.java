@@ -22,10 +22,12 @@ public final class ConnectWorker {
     private final Path secretsDir;
     private final KafkaClasspath classpath;
     private final Path pidDir;
+    private final boolean dieWithThisJvm;
     private ManagedProcess process;
 
+    /** {@code pidDir} may be null (no pid file); {@code dieWithThisJvm}: see {@link ManagedProcess}. */
     public ConnectWorker(Path dir, int restPort, String bootstrapServers, Path pluginPath, Path secretsDir,
-                         KafkaClasspath classpath, Path pidDir) {
+                         KafkaClasspath classpath, Path pidDir, boolean dieWithThisJvm) {
         this.dir = dir;
         this.restPort = restPort;
         this.bootstrapServers = bootstrapServers;
@@ -33,6 +35,7 @@ public final class ConnectWorker {
         this.secretsDir = secretsDir;
         this.classpath = classpath;
         this.pidDir = pidDir;
+        this.dieWithThisJvm = dieWithThisJvm;
     }
 
     public String restUrl() {
@@ -52,7 +55,7 @@ public final class ConnectWorker {
         Path config = writeConfig();
         Path log4j = KafkaClasspath.writeLogConfig(dir);
         process = ManagedProcess.start("connect", classpath.javaCommand("768m", log4j,
-                "org.apache.kafka.connect.cli.ConnectDistributed", config.toString()), logFile(), pidDir);
+                "org.apache.kafka.connect.cli.ConnectDistributed", config.toString()), logFile(), pidDir, dieWithThisJvm);
         ConnectRest rest = new ConnectRest(restUrl());
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!rest.isReady()) {
@@ -93,6 +96,9 @@ public final class ConnectWorker {
                 "value.converter=org.apache.kafka.connect.json.JsonConverter",
                 "key.converter.schemas.enable=true",
                 "value.converter.schemas.enable=true",
+                "# DECIMAL values as JSON numbers rather than base64 bytes, for people reading the topics",
+                "key.converter.decimal.format=NUMERIC",
+                "value.converter.decimal.format=NUMERIC",
                 "# our plugins come from their packaged archives, unpacked here; nothing of ours is on the classpath",
                 "plugin.path=" + pluginPath,
                 "plugin.discovery=service_load",

@@ -19,14 +19,18 @@ public final class KafkaBroker {
     private final int controllerPort;
     private final KafkaClasspath classpath;
     private final Path pidDir;
+    private final boolean dieWithThisJvm;
     private ManagedProcess process;
 
-    public KafkaBroker(Path dir, int port, int controllerPort, KafkaClasspath classpath, Path pidDir) {
+    /** {@code pidDir} may be null (no pid file); {@code dieWithThisJvm}: see {@link ManagedProcess}. */
+    public KafkaBroker(Path dir, int port, int controllerPort, KafkaClasspath classpath, Path pidDir,
+                       boolean dieWithThisJvm) {
         this.dir = dir;
         this.port = port;
         this.controllerPort = controllerPort;
         this.classpath = classpath;
         this.pidDir = pidDir;
+        this.dieWithThisJvm = dieWithThisJvm;
     }
 
     public String bootstrapServers() {
@@ -48,7 +52,7 @@ public final class KafkaBroker {
                         "format", "--standalone", "-t", Uuid.randomUuid().toString(), "-c", config.toString()),
                 dir.resolve("format.log"), Duration.ofSeconds(60));
         process = ManagedProcess.start("kafka", classpath.javaCommand("512m", log4j, "kafka.Kafka", config.toString()),
-                logFile(), pidDir);
+                logFile(), pidDir, dieWithThisJvm);
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!process.logContains("Kafka Server started")) {
             process.checkAlive();

@@ -31,8 +31,27 @@ public final class ManagedProcess {
         this.pidFile = pidFile;
     }
 
+    /**
+     * Ends the process (SIGTERM, SIGKILL 20 s later) when its stdin closes, i.e. when the JVM that started it is gone
+     * however it died; only if the process's command line still names {@code $2} (no pid-reuse accidents).
+     */
+    private static final String WATCHDOG = "read _ignored; "
+            + "if tr '\\000' ' ' < /proc/$1/cmdline 2>/dev/null | grep -qF -- \"$2\"; then kill $1; sleep 20; "
+            + "kill -9 $1 2>/dev/null; fi";
+
+    private Process watchdog;
+
     /** Starts {@code command} with its output appended to {@code logFile}; writes the pid file when asked. */
     public static ManagedProcess start(String name, List<String> command, Path logFile, Path pidDir) {
+        return start(name, command, logFile, pidDir, false);
+    }
+
+    /**
+     * As {@link #start(String, List, Path, Path)}; with {@code dieWithThisJvm} a watchdog ends the process when this
+     * JVM ends, even by SIGKILL (for tests, and for a quickstart run without {@code --keep}).
+     */
+    public static ManagedProcess start(String name, List<String> command, Path logFile, Path pidDir,
+                                       boolean dieWithThisJvm) {
         List<String> full = new ArrayList<>();
         if (Files.isExecutable(SETSID)) {
             full.add(SETSID.toString()); // not a group leader, so setsid execs in place: the pid stays the same
@@ -50,7 +69,13 @@ public final class ManagedProcess {
                 pidFile = pidDir.resolve(name + ".pid");
                 Files.writeString(pidFile, Long.toString(p.pid()));
             }
-            return new ManagedProcess(name, p, logFile, pidFile);
+            ManagedProcess started = new ManagedProcess(name, p, logFile, pidFile);
+            if (dieWithThisJvm) {
+                started.watchdog = new ProcessBuilder("sh", "-c", WATCHDOG, "watchdog", Long.toString(p.pid()),
+                        command.get(command.size() - 1)).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            }
+            return started;
         } catch (IOException e) {
             throw new UncheckedIOException("Could not start " + name + " (" + command.get(0) + ")", e);
         }
@@ -117,6 +142,9 @@ public final class ManagedProcess {
                 process.destroyForcibly();
                 Thread.currentThread().interrupt();
             }
+        }
+        if (watchdog != null) {
+            watchdog.destroy();
         }
         if (pidFile != null) {
             try {

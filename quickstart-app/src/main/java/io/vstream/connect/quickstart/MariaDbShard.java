@@ -22,14 +22,16 @@ public final class MariaDbShard {
     private final int port;
     private final int serverId;
     private final Path pidDir;
+    private final boolean dieWithThisJvm;
     private ManagedProcess process;
 
-    public MariaDbShard(String shard, Path dir, int port, int serverId, Path pidDir) {
+    public MariaDbShard(String shard, Path dir, int port, int serverId, Path pidDir, boolean dieWithThisJvm) {
         this.shard = shard;
         this.dir = dir;
         this.port = port;
         this.serverId = serverId;
         this.pidDir = pidDir;
+        this.dieWithThisJvm = dieWithThisJvm;
     }
 
     public String shard() {
@@ -65,7 +67,7 @@ public final class MariaDbShard {
     /** Starts {@code mariadbd} and waits until it takes connections. */
     public void start(Duration timeout) {
         process = ManagedProcess.start("mariadbd_" + shard,
-                List.of(binary("mariadbd"), "--defaults-file=" + configFile()), logFile(), pidDir);
+                List.of(binary("mariadbd"), "--defaults-file=" + configFile()), logFile(), pidDir, dieWithThisJvm);
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             try (Connection c = connect("")) {

@@ -115,13 +115,13 @@ public final class Quickstart {
                 + " %,d (hash vindex on customer_id)", perShard[0], perShard[1], SampleData.CUSTOMERS, SampleData.CORDERS);
 
         broker = new KafkaBroker(run.path().resolve("kafka"), settings.kafkaPort(), settings.controllerPort(),
-                classpath, run.pids());
+                classpath, run.pids(), !settings.keep());
         broker.start(Duration.ofSeconds(90));
         out.step("Kafka (KRaft, one node) started on %s, pid %d", broker.bootstrapServers(), broker.process().pid());
 
         Path secrets = writeSecrets();
         worker = new ConnectWorker(run.path().resolve("connect"), settings.connectPort(), broker.bootstrapServers(),
-                plugins, secrets.getParent(), classpath, run.pids());
+                plugins, secrets.getParent(), classpath, run.pids(), !settings.keep());
         ConnectRest rest = worker.start(Duration.ofSeconds(90));
         out.step("Kafka Connect worker started, REST %s, pid %d", rest.url(), worker.process().pid());
         List<String> ourPlugins = new ArrayList<>();
@@ -223,7 +223,7 @@ public final class Quickstart {
         List<String> names = List.of("-80", "80-");
         for (int i = 0; i < 2; i++) {
             shards.add(new MariaDbShard(names.get(i), run.path().resolve("shard_" + names.get(i)),
-                    settings.shardPorts().get(i), 101 + i, run.pids()));
+                    settings.shardPorts().get(i), 101 + i, run.pids(), !settings.keep()));
         }
         List<ManagedProcess> installs = shards.stream().map(MariaDbShard::initialize).toList();
         for (ManagedProcess p : installs) {
