@@ -135,8 +135,8 @@ public final class Quickstart {
             throw new IllegalStateException("the worker lists " + ourPlugins + ", expected our 3 connectors; see "
                     + worker.logFile());
         }
-        Files.writeString(run.path().resolve("kafka.classpath"), classpath.asArgument());
-        writeConsumerScript();
+        NextSteps next = new NextSteps(out, settings, run.path(), worker.restUrl(), broker.bootstrapServers());
+        next.writeConsumerScript(classpath);
 
         load = new WriteLoad(keyspace, 2, settings.loadTps(), settings.orders());
         load.start();
@@ -173,7 +173,8 @@ public final class Quickstart {
         out.detail("ALTER TABLE %s.%s %s", coordinator.get("ddl.database"), coordinator.get("ddl.table"),
                 coordinator.get("ddl.alter"));
 
-        StatusWatcher.Status last = follow(keyspace, rest, workflow);
+        StatusWatcher.Status last = new MigrationProgress(out, keyspace, rest, watcher, load)
+                .follow(List.of(workflow, sourceName, sinkName, CDC), MIGRATION_TIMEOUT, worker.logFile());
         Sleeper.sleep(3_000); // writes to the new table after the swap
         load.close();
         out.step("write load stopped: %,d transactions, %d failed, longest %d ms", load.commits(), load.failures(),
@@ -212,7 +213,7 @@ public final class Quickstart {
         for (ResultCheck.Verdict v : check.verdicts()) {
             out.plain("  %s %s: %s", v.ok() ? "OK  " : "FAIL", v.what(), v.detail());
         }
-        printNext(cdc, workflow, coordinator.get("status.topic"));
+        next.print(cdc, workflow, coordinator.get("status.topic"), shards);
         out.plain("");
         out.plain(check.allOk() ? "Quickstart passed in %.0f s." : "Quickstart FAILED after %.0f s (see above).",
                 out.seconds());
@@ -245,62 +246,6 @@ public final class Quickstart {
         return new Keyspace(shards);
     }
 
-    /** Prints the workflow's progress every 2 s until it ends or times out; returns its last status. */
-    private StatusWatcher.Status follow(Keyspace keyspace, ConnectRest rest, String workflow) {
-        long deadline = System.nanoTime() + MIGRATION_TIMEOUT.toNanos();
-        String lastLine = "";
-        while (true) {
-            Sleeper.sleep(2_000);
-            StatusWatcher.Status s = watcher.latest();
-            String state = s == null ? "(waiting)" : s.state() + (s.step() == null ? "" : "/" + s.step());
-            long[] rows = ghostProgress(keyspace);
-            String progress = rows[1] == 0 ? "" : String.format("ghost %,7d / %,7d rows (%3d%%)", rows[0], rows[1],
-                    Math.min(100, rows[0] * 100 / rows[1]));
-            String line = String.format("  %-24s %s  lag %s  load %,d tx, %d failed", state, progress,
-                    s == null || s.lagTransactions() == null ? "-" : s.lagTransactions() + " tx", load.commits(),
-                    load.failures());
-            out.step("%s%s", line, s != null && s.reason() != null && !line.equals(lastLine) ? "  (" + s.reason() + ")"
-                    : "");
-            lastLine = line;
-            if (s != null && List.of("COMPLETE", "FAILED", "CANCELLED").contains(s.state())) {
-                return s;
-            }
-            for (String connector : List.of(workflow)) {
-                JsonNode status = rest.status(connector);
-                if (status != null && status.path("tasks").size() > 0
-                        && "FAILED".equals(status.path("tasks").get(0).path("state").asText())) {
-                    throw new IllegalStateException(connector + " failed: " + status.path("tasks").get(0)
-                            .path("trace").asText().lines().findFirst().orElse(""));
-                }
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("the online ALTER did not complete within "
-                        + MIGRATION_TIMEOUT.toSeconds() + " s (last status " + s + "); see " + worker.logFile());
-            }
-        }
-    }
-
-    /** Rows in the ghost tables and in the tables, over all shards (the ghost is gone after the swap). */
-    private long[] ghostProgress(Keyspace keyspace) {
-        long ghost = 0;
-        long total = 0;
-        for (MariaDbShard s : keyspace.shards()) {
-            try (Connection c = s.connect(SampleData.DB); Statement st = c.createStatement()) {
-                try (ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM orders")) {
-                    rs.next();
-                    total += rs.getLong(1);
-                }
-                try (ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM _orders_gho")) {
-                    rs.next();
-                    ghost += rs.getLong(1);
-                }
-            } catch (SQLException e) {
-                return new long[] {0, 0}; // no ghost (not yet, or swapped)
-            }
-        }
-        return new long[] {ghost, total};
-    }
-
     private Path writeSecrets() {
         Path file = run.path().resolve("secrets").resolve("secrets.properties");
         try {
@@ -312,48 +257,6 @@ public final class Quickstart {
             throw new UncheckedIOException(e);
         }
         return file;
-    }
-
-    private void writeConsumerScript() {
-        Path script = run.path().resolve("bin").resolve("kafka-console-consumer");
-        Path logConfig = script.resolveSibling("log4j2.properties");
-        try {
-            Files.createDirectories(script.getParent());
-            Files.writeString(logConfig, String.join("\n", "rootLogger.level=WARN", "rootLogger.appenderRef.err.ref=ERR",
-                    "appender.err.type=Console", "appender.err.name=ERR", "appender.err.target=SYSTEM_ERR",
-                    "appender.err.layout.type=PatternLayout", "appender.err.layout.pattern=%p %m%n", ""));
-            Files.writeString(script, String.join("\n",
-                    "#!/bin/sh",
-                    "# Kafka's console consumer against the quickstart's broker (Kafka's jars from the Maven repository)",
-                    "exec java -cp \"$(cat '" + run.path().resolve("kafka.classpath") + "')\""
-                            + " -Dlog4j2.configurationFile='" + logConfig + "'"
-                            + " org.apache.kafka.tools.consumer.ConsoleConsumer"
-                            + " --bootstrap-server " + broker.bootstrapServers() + " \"$@\"",
-                    ""));
-            Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private void printNext(Map<String, String> cdc, String workflow, String statusTopic) {
-        String topic = TopicNames.shardTopic(cdc.get("topic.prefix"), cdc.get("keyspace"), "-80");
-        Path rel = settings.repo().relativize(run.path());
-        String dir = rel.toString().startsWith("..") ? run.path().toString() : rel.toString();
-        out.plain("");
-        out.plain("What to look at next%s:", settings.keep() ? "" : " (with ./quickstart --keep, which leaves it running)");
-        out.plain("  REST API        curl -s %s/connectors?expand=status", worker.restUrl());
-        out.plain("  connector state curl -s %s/connectors/%s/status", worker.restUrl(), workflow);
-        out.plain("  topics          %s and %s (CDC), ddl-orders.commerce.* (the ALTER's stream), vstream.status",
-                topic, TopicNames.shardTopic(cdc.get("topic.prefix"), cdc.get("keyspace"), "80-"));
-        out.plain("  consume         %s/bin/kafka-console-consumer --topic %s --from-beginning --max-messages 5",
-                dir, topic);
-        out.plain("  workflow        %s/bin/kafka-console-consumer --topic %s --from-beginning --timeout-ms 3000",
-                dir, statusTopic);
-        out.plain("  the shards      mariadb -h127.0.0.1 -P%d -uroot commerce -e 'SHOW CREATE TABLE orders'"
-                + "   (and -P%d)", shards.get(0).port(), shards.get(1).port());
-        out.plain("  logs            %s/kafka/kafka.log, %s/connect/connect.log, %s/shard_*/mariadbd.log", dir, dir,
-                dir);
     }
 
     private void printKeep() {
