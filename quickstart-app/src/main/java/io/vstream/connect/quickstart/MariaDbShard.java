@@ -17,6 +17,8 @@ import java.util.List;
  * GTIDs, a distinct {@code server_id}). Initializes the datadir, starts and stops the server; touches no other server.
  */
 public final class MariaDbShard {
+    private static final boolean RUNNING_AS_ROOT = "root".equals(System.getProperty("user.name"));
+
     private final String shard;
     private final Path dir;
     private final int port;
@@ -121,7 +123,8 @@ public final class MariaDbShard {
         return String.join("\n", List.of(
                 "# shard " + shard + " of the quickstart keyspace; what the vstream source needs is under 'binlog'",
                 "[mysqld]",
-                "user=root",
+                // mariadbd refuses to run as root unless told to; as another user, it runs as that user
+                RUNNING_AS_ROOT ? "user=root" : "# not root: runs as " + System.getProperty("user.name"),
                 "datadir=" + dir.resolve("data"),
                 "socket=" + dir.resolve("mariadbd.sock"),
                 "pid_file=" + dir.resolve("mariadbd.pid"),
