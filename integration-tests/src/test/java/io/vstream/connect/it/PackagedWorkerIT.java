@@ -51,7 +51,8 @@ class PackagedWorkerIT {
     static final MariaDbShards SHARDS = MariaDbShards.builder().count(1).name("PackagedWorkerIT").build();
 
     private static final List<String> OUR_CONNECTORS = List.of("io.vstream.connect.source.VStreamSourceConnector",
-            "io.vstream.connect.sink.VStreamSinkConnector", "io.vstream.connect.coordinator.VStreamCoordinatorConnector");
+            "io.vstream.connect.sink.VStreamSinkConnector",
+            "io.vstream.connect.coordinator.VStreamCoordinatorConnector");
     private static final String PASSWORD = "packaged-worker-secret";
 
     @Test

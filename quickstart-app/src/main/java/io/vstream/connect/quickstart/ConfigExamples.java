@@ -27,7 +27,7 @@ public final class ConfigExamples {
             throw new UncheckedIOException("Cannot read " + file, e);
         }
         Map<String, String> config = new LinkedHashMap<>();
-        root.fields().forEachRemaining(e -> {
+        root.properties().forEach(e -> {
             String value = e.getValue().asText();
             for (Map.Entry<String, String> r : replacements.entrySet()) {
                 value = value.replace(r.getKey(), r.getValue());

@@ -55,7 +55,8 @@ public final class ConnectWorker {
         Path config = writeConfig();
         Path log4j = KafkaClasspath.writeLogConfig(dir);
         process = ManagedProcess.start("connect", classpath.javaCommand("768m", log4j,
-                "org.apache.kafka.connect.cli.ConnectDistributed", config.toString()), logFile(), pidDir, dieWithThisJvm);
+                        "org.apache.kafka.connect.cli.ConnectDistributed", config.toString()), logFile(), pidDir,
+                dieWithThisJvm);
         ConnectRest rest = new ConnectRest(restUrl());
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!rest.isReady()) {

@@ -72,7 +72,8 @@ public final class MariaDbShard {
                 List.of(binary("mariadbd"), "--defaults-file=" + configFile()), logFile(), pidDir, dieWithThisJvm);
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
-            try (Connection c = connect("")) {
+            try {
+                connect("").close();
                 return;
             } catch (SQLException e) {
                 process.checkAlive();

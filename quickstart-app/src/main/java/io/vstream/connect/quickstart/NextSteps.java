@@ -38,12 +38,13 @@ final class NextSteps {
         try {
             Files.createDirectories(bin);
             Files.writeString(classpathFile, classpath.asArgument());
-            Files.writeString(logConfig, String.join("\n", "rootLogger.level=WARN", "rootLogger.appenderRef.err.ref=ERR",
+            Files.writeString(logConfig, String.join("\n", "rootLogger.level=WARN",
+                    "rootLogger.appenderRef.err.ref=ERR",
                     "appender.err.type=Console", "appender.err.name=ERR", "appender.err.target=SYSTEM_ERR",
                     "appender.err.layout.type=PatternLayout", "appender.err.layout.pattern=%p %m%n", ""));
             Files.writeString(script, String.join("\n",
                     "#!/bin/sh",
-                    "# Kafka's console consumer against the quickstart's broker (Kafka's jars from the Maven repository)",
+                    "# Kafka's console consumer against the quickstart's broker (Kafka's jars, from Maven)",
                     "exec java -cp \"$(cat '" + classpathFile + "')\" -Dlog4j2.configurationFile='" + logConfig + "'"
                             + " org.apache.kafka.tools.consumer.ConsoleConsumer --bootstrap-server " + bootstrapServers
                             + " \"$@\"",
@@ -60,7 +61,8 @@ final class NextSteps {
         Path rel = settings.repo().relativize(runDir);
         String dir = rel.toString().startsWith("..") ? runDir.toString() : rel.toString();
         out.plain("");
-        out.plain("What to look at next%s:", settings.keep() ? "" : " (with ./quickstart --keep, which leaves it running)");
+        out.plain("What to look at next%s:",
+                settings.keep() ? "" : " (with ./quickstart --keep, which leaves it running)");
         out.plain("  REST API        curl -s %s/connectors?expand=status", restUrl);
         out.plain("  connector state curl -s %s/connectors/%s/status", restUrl, workflow);
         out.plain("  topics          %s and %s (CDC), ddl-orders.commerce.* (the ALTER's stream), %s", first, second,
@@ -69,8 +71,8 @@ final class NextSteps {
                 first);
         out.plain("  workflow        %s/bin/kafka-console-consumer --topic %s --from-beginning --timeout-ms 3000", dir,
                 statusTopic);
-        out.plain("  the shards      mariadb -h127.0.0.1 -P%d -uroot commerce -e 'SHOW CREATE TABLE orders'   (and -P%d)",
-                shards.get(0).port(), shards.get(1).port());
+        out.plain("  the shards      mariadb -h127.0.0.1 -P%d -uroot commerce -e 'SHOW CREATE TABLE orders'"
+                + "   (and -P%d)", shards.get(0).port(), shards.get(1).port());
         out.plain("  logs            %s/kafka/kafka.log, %s/connect/connect.log, %s/shard_*/mariadbd.log", dir, dir,
                 dir);
     }

@@ -57,7 +57,8 @@ final class PluginArchives {
                     for (ZipEntry e : java.util.Collections.list(z.entries())) {
                         Path out = pluginPath.resolve(e.getName()).normalize();
                         if (!out.startsWith(pluginPath)) {
-                            throw new IllegalStateException(zip + " has an entry outside its directory: " + e.getName());
+                            throw new IllegalStateException(zip + " has an entry outside its directory: "
+                                    + e.getName());
                         }
                         if (e.isDirectory()) {
                             Files.createDirectories(out);

@@ -112,7 +112,8 @@ public final class Quickstart {
         data.createSchema(CDC_PASSWORD, DDL_PASSWORD);
         int[] perShard = data.load();
         out.step("sample data loaded: orders %,d rows on -80 + %,d on 80- (hash vindex on id); customer %,d; corder"
-                + " %,d (hash vindex on customer_id)", perShard[0], perShard[1], SampleData.CUSTOMERS, SampleData.CORDERS);
+                + " %,d (hash vindex on customer_id)", perShard[0], perShard[1], SampleData.CUSTOMERS,
+                SampleData.CORDERS);
 
         broker = new KafkaBroker(run.path().resolve("kafka"), settings.kafkaPort(), settings.controllerPort(),
                 classpath, run.pids(), !settings.keep());

@@ -84,8 +84,8 @@ final class ResultCheck {
                 verdicts.add(new Verdict("shard " + s.shard() + ": original = new through the mapping",
                         different == 0 && onlyNew == 0 && compared > 0,
                         String.format("%,d rows compared (CRC32 xor %08x), %d different, %d only in the new table;"
-                                + " %,d rows the load wrote after the cut-over began left out", compared, xor, different,
-                                onlyNew, original.size() - compared)));
+                                + " %,d rows the load wrote after the cut-over began left out", compared, xor,
+                                different, onlyNew, original.size() - compared)));
                 long misplaced = migrated.keySet().stream().filter(id -> keyspace.shardOf(id)
                         != keyspace.shards().indexOf(s)).count();
                 if (misplaced > 0) {
@@ -147,8 +147,8 @@ final class ResultCheck {
     private static Map<Long, OrderRow> rows(Connection c, List<Long> ids) throws SQLException {
         String in = String.join(",", ids.stream().map(String::valueOf).toList());
         Map<Long, OrderRow> out = new HashMap<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT id, k, amount, customer_id, note FROM orders WHERE id IN ("
-                + in + ")"); ResultSet rs = ps.executeQuery()) {
+        try (PreparedStatement ps = c.prepareStatement("SELECT id, k, amount, customer_id, note FROM orders"
+                + " WHERE id IN (" + in + ")"); ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 out.put(rs.getLong(1), new OrderRow(rs.getLong(1), rs.getInt(2), rs.getBigDecimal(3), rs.getLong(4),
                         rs.getString(5)));

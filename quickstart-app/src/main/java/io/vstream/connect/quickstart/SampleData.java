@@ -50,8 +50,8 @@ final class SampleData {
                             + " created DATETIME(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3))",
                     "CREATE TABLE corder (order_id BIGINT NOT NULL PRIMARY KEY, customer_id BIGINT NOT NULL,"
                             + " sku VARCHAR(32) NOT NULL, price DECIMAL(10,2) NOT NULL, KEY k_customer (customer_id))",
-                    "CREATE TABLE orders (id BIGINT NOT NULL PRIMARY KEY, k INT NOT NULL, amount DECIMAL(12,2) NOT NULL,"
-                            + " customer_id BIGINT NOT NULL, note VARCHAR(64) NULL)");
+                    "CREATE TABLE orders (id BIGINT NOT NULL PRIMARY KEY, k INT NOT NULL,"
+                            + " amount DECIMAL(12,2) NOT NULL, customer_id BIGINT NOT NULL, note VARCHAR(64) NULL)");
         }
     }
 

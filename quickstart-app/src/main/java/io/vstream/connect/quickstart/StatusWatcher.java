@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -77,7 +78,7 @@ final class StatusWatcher implements AutoCloseable {
         } catch (WakeupException | IllegalStateException e) {
             // closing
         } finally {
-            consumer.close(Duration.ofSeconds(2));
+            consumer.close(CloseOptions.timeout(Duration.ofSeconds(2)));
         }
     }
 

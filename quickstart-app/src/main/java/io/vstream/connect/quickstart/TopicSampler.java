@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -65,6 +66,6 @@ final class TopicSampler implements AutoCloseable {
 
     @Override
     public void close() {
-        consumer.close(Duration.ofSeconds(2));
+        consumer.close(CloseOptions.timeout(Duration.ofSeconds(2)));
     }
 }

@@ -133,14 +133,12 @@ final class WriteLoad implements AutoCloseable {
                 double op = random.nextDouble();
                 if (op < 0.35 && !owned.isEmpty()) {
                     long id = owned.get(random.nextInt(owned.size()));
-                    OrderRow r = new OrderRow(id, random.nextInt(1000), BigDecimal.valueOf(random.nextInt(9_999_999), 2),
-                            1 + random.nextInt(SampleData.CUSTOMERS), "updated " + sequence);
+                    OrderRow r = randomRow(random, id, "updated " + sequence);
                     writeOrder(connections, id, Optional.of(r), "UPDATE orders SET k = ?, amount = ?, customer_id = ?,"
                             + " note = ? WHERE id = ?", r.k(), r.amount(), r.customerId(), r.note(), id);
                 } else if (op < 0.55) {
                     long id = 1_000_000 + sequence * threads + thread;
-                    OrderRow r = new OrderRow(id, random.nextInt(1000), BigDecimal.valueOf(random.nextInt(9_999_999), 2),
-                            1 + random.nextInt(SampleData.CUSTOMERS), "new " + sequence);
+                    OrderRow r = randomRow(random, id, "new " + sequence);
                     if (writeOrder(connections, id, Optional.of(r), "INSERT INTO orders (id, k, amount, customer_id,"
                             + " note) VALUES (?, ?, ?, ?, ?)", id, r.k(), r.amount(), r.customerId(), r.note())) {
                         owned.add(id);
@@ -176,6 +174,11 @@ final class WriteLoad implements AutoCloseable {
                 }
             }
         }
+    }
+
+    private static OrderRow randomRow(Random random, long id, String note) {
+        return new OrderRow(id, random.nextInt(1000), BigDecimal.valueOf(random.nextInt(9_999_999), 2),
+                1 + random.nextInt(SampleData.CUSTOMERS), note);
     }
 
     /** One transaction on the row's shard; records the acknowledged row, or the id as uncertain on a failure. */
