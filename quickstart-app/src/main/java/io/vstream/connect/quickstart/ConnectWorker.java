@@ -1,0 +1,121 @@
+package io.vstream.connect.quickstart;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A Kafka Connect distributed worker in its own JVM ({@code ConnectDistributed}), with Kafka's classpath only and our
+ * plugins from {@code plugin.path} ({@code plugin.discovery=service_load}), a {@code FileConfigProvider} for the
+ * secrets file, and the REST API on 127.0.0.1. Starts it and waits until the REST API answers. Touches only its own
+ * process and directory.
+ */
+public final class ConnectWorker {
+    private final Path dir;
+    private final int restPort;
+    private final String bootstrapServers;
+    private final Path pluginPath;
+    private final Path secretsDir;
+    private final KafkaClasspath classpath;
+    private final Path pidDir;
+    private final boolean dieWithThisJvm;
+    private ManagedProcess process;
+
+    /** {@code pidDir} may be null (no pid file); {@code dieWithThisJvm}: see {@link ManagedProcess}. */
+    public ConnectWorker(Path dir, int restPort, String bootstrapServers, Path pluginPath, Path secretsDir,
+                         KafkaClasspath classpath, Path pidDir, boolean dieWithThisJvm) {
+        this.dir = dir;
+        this.restPort = restPort;
+        this.bootstrapServers = bootstrapServers;
+        this.pluginPath = pluginPath;
+        this.secretsDir = secretsDir;
+        this.classpath = classpath;
+        this.pidDir = pidDir;
+        this.dieWithThisJvm = dieWithThisJvm;
+    }
+
+    public String restUrl() {
+        return "http://127.0.0.1:" + restPort;
+    }
+
+    public Path logFile() {
+        return dir.resolve("connect.log");
+    }
+
+    public ManagedProcess process() {
+        return process;
+    }
+
+    /** Starts the worker and waits until its REST API lists the connectors (the worker has joined its group). */
+    public ConnectRest start(Duration timeout) {
+        Path config = writeConfig();
+        Path log4j = KafkaClasspath.writeLogConfig(dir);
+        process = ManagedProcess.start("connect", classpath.javaCommand("768m", log4j,
+                        "org.apache.kafka.connect.cli.ConnectDistributed", config.toString()), logFile(), pidDir,
+                dieWithThisJvm);
+        ConnectRest rest = new ConnectRest(restUrl());
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!rest.isReady()) {
+            process.checkAlive();
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("The Connect worker's REST API did not answer within "
+                        + timeout.toSeconds() + " s; log " + logFile() + ":\n" + process.logTail(30));
+            }
+            Sleeper.sleep(250);
+        }
+        return rest;
+    }
+
+    public void stop() {
+        if (process != null) {
+            process.stop(Duration.ofSeconds(30));
+        }
+    }
+
+    private Path writeConfig() {
+        Path file = dir.resolve("worker.properties");
+        List<String> lines = new ArrayList<>(List.of(
+                "# a one-worker Connect cluster for the quickstart",
+                "bootstrap.servers=" + bootstrapServers,
+                "group.id=vstream-quickstart",
+                "listeners=http://127.0.0.1:" + restPort,
+                "rest.advertised.host.name=127.0.0.1",
+                "rest.advertised.port=" + restPort,
+                "config.storage.topic=_connect-configs",
+                "offset.storage.topic=_connect-offsets",
+                "status.storage.topic=_connect-status",
+                "config.storage.replication.factor=1",
+                "offset.storage.replication.factor=1",
+                "status.storage.replication.factor=1",
+                "offset.storage.partitions=5",
+                "status.storage.partitions=1",
+                "key.converter=org.apache.kafka.connect.json.JsonConverter",
+                "value.converter=org.apache.kafka.connect.json.JsonConverter",
+                "key.converter.schemas.enable=true",
+                "value.converter.schemas.enable=true",
+                "# DECIMAL values as JSON numbers rather than base64 bytes, for people reading the topics",
+                "key.converter.decimal.format=NUMERIC",
+                "value.converter.decimal.format=NUMERIC",
+                "# our plugins come from their packaged archives, unpacked here; nothing of ours is on the classpath",
+                "plugin.path=" + pluginPath,
+                "plugin.discovery=service_load",
+                "scheduled.rebalance.max.delay.ms=3000",
+                "offset.flush.interval.ms=500",
+                "# resolves the ${file:...} passwords of config-examples/",
+                "config.providers=file",
+                "config.providers.file.class=org.apache.kafka.common.config.provider.FileConfigProvider",
+                "config.providers.file.param.allowed.paths=" + secretsDir,
+                ""));
+        try {
+            Files.createDirectories(dir);
+            Files.writeString(file, String.join("\n", lines));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return file;
+    }
+}

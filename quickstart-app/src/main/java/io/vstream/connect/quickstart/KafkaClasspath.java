@@ -1,0 +1,120 @@
+package io.vstream.connect.quickstart;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+
+/**
+ * The classpath of the Kafka processes (broker, Connect worker, console tools): Kafka's and Connect's jars and their
+ * dependencies from the local Maven repository, as the build of this module resolved them (the resource
+ * {@code worker.classpath}). It holds none of our classes: the worker gets our plugins only from {@code plugin.path}.
+ * Reads files; starts nothing.
+ */
+public final class KafkaClasspath {
+    static final String RESOURCE = "worker.classpath";
+    private static final String OUR_PACKAGE = "io/vstream/";
+
+    private final List<Path> entries;
+
+    private KafkaClasspath(List<Path> entries) {
+        this.entries = List.copyOf(entries);
+    }
+
+    /** Loads the resource and checks that every entry exists. */
+    public static KafkaClasspath load() {
+        String text;
+        try (InputStream in = KafkaClasspath.class.getResourceAsStream(RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException("The resource " + RESOURCE + " is missing: build the quickstart module"
+                        + " (mvn -DskipTests package)");
+            }
+            text = new String(in.readAllBytes(), StandardCharsets.UTF_8).strip();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        List<Path> entries = new ArrayList<>();
+        for (String each : text.split(java.io.File.pathSeparator)) {
+            Path p = Path.of(each);
+            if (!Files.exists(p)) {
+                throw new IllegalStateException(p + " (on the Kafka classpath) is gone from the local Maven repository:"
+                        + " rebuild with mvn -DskipTests package");
+            }
+            entries.add(p);
+        }
+        return new KafkaClasspath(entries);
+    }
+
+    public List<Path> entries() {
+        return entries;
+    }
+
+    /** The {@code -cp} argument. */
+    public String asArgument() {
+        return String.join(java.io.File.pathSeparator, entries.stream().map(Path::toString).toList());
+    }
+
+    /** The entries that hold a class of ours ({@code io/vstream/...}); empty is the only right answer. */
+    public List<String> entriesWithOurClasses() {
+        List<String> found = new ArrayList<>();
+        for (Path p : entries) {
+            if (Files.isDirectory(p)) {
+                if (Files.exists(p.resolve(OUR_PACKAGE))) {
+                    found.add(p.toString());
+                }
+                continue;
+            }
+            try (ZipFile zip = new ZipFile(p.toFile())) {
+                if (zip.stream().map(ZipEntry::getName).anyMatch(n -> n.startsWith(OUR_PACKAGE))) {
+                    found.add(p.toString());
+                }
+            } catch (IOException e) {
+                found.add(p + " (unreadable: " + e.getMessage() + ")");
+            }
+        }
+        return found;
+    }
+
+    /** Writes the log4j2 configuration of a Kafka process (INFO to its output, which goes to its log file). */
+    public static Path writeLogConfig(Path dir) {
+        Path file = dir.resolve("log4j2.properties");
+        try {
+            Files.createDirectories(dir);
+            Files.writeString(file, String.join("\n",
+                    "rootLogger.level=INFO",
+                    "rootLogger.appenderRef.out.ref=OUT",
+                    "appender.out.type=Console",
+                    "appender.out.name=OUT",
+                    "appender.out.layout.type=PatternLayout",
+                    "appender.out.layout.pattern=[%d] %p %m (%c{1})%n",
+                    "logger.reflections.name=org.reflections",
+                    "logger.reflections.level=ERROR",
+                    ""));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return file;
+    }
+
+    /** A {@code java} command line for {@code mainClass} with this classpath. */
+    public List<String> javaCommand(String heap, Path log4jConfig, String mainClass, String... args) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(ProcessHandle.current().info().command().orElse("java"));
+        cmd.add("-Xmx" + heap);
+        cmd.add("-XX:+UseSerialGC");
+        cmd.add("-Djava.awt.headless=true");
+        cmd.add("-Dlog4j2.configurationFile=" + log4jConfig);
+        cmd.add("-cp");
+        cmd.add(asArgument());
+        cmd.add(mainClass);
+        cmd.addAll(Arrays.asList(args));
+        return cmd;
+    }
+}
