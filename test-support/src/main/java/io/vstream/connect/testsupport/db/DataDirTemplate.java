@@ -41,6 +41,7 @@ final class DataDirTemplate {
         Path root = baseDir.resolve(".template-" + UUID.randomUUID().toString().substring(0, 8));
         Path data = root.resolve("data");
         Files.createDirectories(root);
+        Files.createDirectories(ServerConfig.tmpdir(data));
         ProcessGuard.deleteOnExit(root);
         Path config = root.resolve("install.cnf");
         Path log = root.resolve("install.log");

@@ -53,6 +53,7 @@ record ServerConfig(Path datadir, Path socket, int port, long serverId, int gtid
         line(out, "datadir=" + datadir);
         line(out, "socket=" + socket);
         line(out, "pid_file=" + datadir.resolve("mariadbd.pid"));
+        line(out, "tmpdir=" + tmpdir(datadir)); // its own: servers sharing /tmp have clashed on temporary tables
         line(out, "port=" + port);
         line(out, "bind_address=127.0.0.1");
         line(out, "skip_name_resolve");
@@ -74,7 +75,13 @@ record ServerConfig(Path datadir, Path socket, int port, long serverId, int gtid
         return out.toString();
     }
 
+    /** A server's temporary directory: beside its datadir (inside, it would show as a database). */
+    static Path tmpdir(Path datadir) {
+        return datadir.resolveSibling(datadir.getFileName() + ".tmp");
+    }
+
     void write() throws IOException {
+        Files.createDirectories(tmpdir(datadir));
         Files.writeString(file(), render(), StandardCharsets.UTF_8);
     }
 
@@ -83,6 +90,7 @@ record ServerConfig(Path datadir, Path socket, int port, long serverId, int gtid
         StringBuilder out = new StringBuilder("[mysqld]\n");
         line(out, "user=root");
         line(out, "datadir=" + templateDir);
+        line(out, "tmpdir=" + tmpdir(templateDir));
         line(out, "skip_networking");
         STORAGE.forEach(setting -> line(out, setting));
         return out.toString();
