@@ -11,6 +11,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +28,9 @@ import org.slf4j.LoggerFactory;
  */
 final class OnlineDdlWorkflow implements Workflow {
     private static final Logger LOG = LoggerFactory.getLogger(OnlineDdlWorkflow.class);
+    private static final long ESTIMATE_EVERY_NANOS = 10_000_000_000L;
+    private static final long LOG_PROGRESS_EVERY_NANOS = 10_000_000_000L;
+    private static final int MAX_CHECKSUM_STALLS = 5;
 
     private final VStreamCoordinatorConnectorConfig config;
     private final String workflow;
@@ -35,6 +39,14 @@ final class OnlineDdlWorkflow implements Workflow {
     private final ApplierChannel applier;
     private final AlterAnalyzer analyzer;
     private StatusRecords.Progress progress = StatusRecords.Progress.NONE;
+    private final CopyProgressEstimator estimator = new CopyProgressEstimator(Duration.ofSeconds(30));
+    private final Map<String, Long> estimates = new HashMap<>(); // per shard: the server's estimate of the table's rows
+    private long estimatesReadAt;
+    private long progressLoggedAt;
+    private boolean copyDoneLogged;
+    // per shard: the checksum before the cut-over, in bounded slices (in memory: a restarted coordinator starts over)
+    private final Map<String, MappedChecksum> checksums = new HashMap<>();
+    private int checksumStalls;
 
     OnlineDdlWorkflow(VStreamCoordinatorConnectorConfig config, String workflow) {
         this.config = config;
@@ -125,6 +137,10 @@ final class OnlineDdlWorkflow implements Workflow {
         long maxLag = 0;
         int copying = 0;
         boolean unknown = false;
+        long copied = 0;
+        long total = 0;
+        boolean counted = true;
+        boolean refreshEstimates = System.nanoTime() - estimatesReadAt > ESTIMATE_EVERY_NANOS || estimates.isEmpty();
         List<String> applied = new ArrayList<>();
         List<String> throttled = new ArrayList<>();
         for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : shards.entrySet()) {
@@ -134,28 +150,52 @@ final class OnlineDdlWorkflow implements Workflow {
                     return status.failed("the applier on shard " + e.getKey() + " cannot go on: " + failure
                             + "; the original table is untouched (cancel the workflow to drop the ghost tables)");
                 }
+                if (refreshEstimates) {
+                    estimates.put(e.getKey(), estimateRows(c));
+                }
                 List<ApplierChannel.Applied> rows = applier.applied(c);
                 if (rows.size() != 1 || rows.get(0).position() == null) {
                     unknown = true;
+                    counted = false;
                     continue;
                 }
                 ApplierChannel.Applied a = rows.get(0);
                 applied.add(e.getKey() + ":" + a.position());
                 throttle(c, e.getKey(), a, throttled);
                 String copy = a.copyState();
+                int shardCopying = 0;
                 if (copy == null || copy.isBlank()) {
                     unknown = true;
                 } else {
-                    copying += io.vstream.connect.core.position.OffsetCodec.copyStateFromJson(copy).size();
+                    shardCopying = io.vstream.connect.core.position.OffsetCodec.copyStateFromJson(copy).size();
+                    copying += shardCopying;
+                }
+                if (a.rowsCopied() == null) {
+                    counted = false;
+                } else {
+                    boolean shardDone = copy != null && !copy.isBlank() && shardCopying == 0;
+                    copied += a.rowsCopied();
+                    total += CopyProgressEstimator.shardTotal(a.rowsCopied(),
+                            estimates.getOrDefault(e.getKey(), 0L), shardDone);
                 }
                 String src = "MariaDB/" + Servers.string(c, "SELECT @@GLOBAL.gtid_binlog_pos");
                 Long lag = CloneWorkflow.lag(src, a.position());
                 maxLag = Math.max(maxLag, lag == null ? Long.MAX_VALUE : lag);
             }
         }
-        progress = new StatusRecords.Progress(null, String.join(" ", applied), unknown ? null : maxLag,
-                unknown ? null : copying);
+        if (refreshEstimates) {
+            estimatesReadAt = System.nanoTime();
+        }
         String reason = throttled.isEmpty() ? null : "copy throttled: " + String.join("; ", throttled);
+        CopyProgressEstimator.Estimate estimate = counted
+                ? estimator.observe(System.nanoTime(), copied, total, !unknown && copying == 0) : null;
+        progress = new StatusRecords.Progress(null, String.join(" ", applied), unknown ? null : maxLag,
+                unknown ? null : copying, estimate == null ? null : estimate.rowsCopied(),
+                estimate == null ? null : estimate.rowsTotal(), estimate == null ? null : estimate.percent(),
+                estimate == null || estimate.rowsPerSecond() == null ? null
+                        : Math.round(estimate.rowsPerSecond() * 10) / 10.0,
+                estimate == null ? null : estimate.etaMs(), reason);
+        logProgress(estimate, reason);
         if (!java.util.Objects.equals(reason, status.reason()) && status.state() != WorkflowState.CREATED) {
             status = new WorkflowStatus(status.state(), status.step(), status.attempts(), reason);
         }
@@ -172,6 +212,54 @@ final class OnlineDdlWorkflow implements Workflow {
             return status.to(WorkflowState.READY);
         }
         return status.at(HandoffStep.PAUSE);
+    }
+
+    /** Logs the copy's progress at INFO every 10 seconds while it runs, and once when it has completed. */
+    private void logProgress(CopyProgressEstimator.Estimate estimate, String throttled) {
+        if (estimate == null) {
+            return;
+        }
+        boolean done = estimate.etaMs() != null && estimate.etaMs() == 0 && estimate.percent() >= 100.0;
+        if (done) {
+            if (!copyDoneLogged) {
+                copyDoneLogged = true;
+                LOG.info("Workflow {}: copy completed on every shard: {} rows copied", workflow,
+                        estimate.rowsCopied());
+            }
+            return;
+        }
+        copyDoneLogged = false;
+        long now = System.nanoTime();
+        if (now - progressLoggedAt >= LOG_PROGRESS_EVERY_NANOS) {
+            progressLoggedAt = now;
+            LOG.info("Workflow {}: copying: {}{}", workflow, estimate.describe(),
+                    throttled == null ? "" : " (" + throttled + ")");
+        }
+    }
+
+    /**
+     * The server's estimate of the original table's rows (InnoDB statistics: {@code information_schema.TABLES}, or
+     * EXPLAIN when that has none); 0 when unknown.
+     */
+    private long estimateRows(Connection c) throws SQLException {
+        try (java.sql.PreparedStatement ps = c.prepareStatement(io.vstream.connect.core.sql.SqlTag.tag("coordinator",
+                "SELECT TABLE_ROWS FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?"))) {
+            ps.setString(1, config.ddlDatabase());
+            ps.setString(2, config.ddlTable());
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                if (rs.next() && rs.getLong(1) > 0) {
+                    return rs.getLong(1);
+                }
+            }
+        }
+        try (java.sql.Statement st = c.createStatement(); java.sql.ResultSet rs = st.executeQuery(
+                io.vstream.connect.core.sql.SqlTag.tag("coordinator", "EXPLAIN SELECT * FROM "
+                        + io.vstream.connect.core.sql.SqlIdentifiers.qualify(config.ddlDatabase(),
+                        config.ddlTable())))) {
+            return rs.next() ? Math.max(0, rs.getLong("rows")) : 0;
+        } catch (SQLException e) {
+            return 0;
+        }
     }
 
     /**
@@ -208,16 +296,34 @@ final class OnlineDdlWorkflow implements Workflow {
             return status.to(WorkflowState.COMPLETE);
         }
         Map<String, VStreamCoordinatorConnectorConfig.Endpoint> pending = new LinkedHashMap<>();
+        boolean compared = true;
         for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : shards.entrySet()) {
             if (swapped(e.getValue())) {
                 continue; // an earlier attempt (per-shard mode) swapped it already
             }
             pending.put(e.getKey(), e.getValue());
-            String mismatch = checksum(e.getKey(), e.getValue());
-            if (mismatch != null) {
-                runAll("RUN");
-                return status.failed(mismatch);
+            MappedChecksum sum = checksums.get(e.getKey());
+            if (sum != null && sum.done()) {
+                continue;
             }
+            Slice slice = checksumSlice(e.getKey(), e.getValue());
+            if (slice.mismatch() != null) {
+                runAll("RUN");
+                return status.failed(slice.mismatch());
+            }
+            if (slice.stalled() != null) {
+                if (++checksumStalls >= MAX_CHECKSUM_STALLS) {
+                    checksumStalls = 0;
+                    LOG.warn("Workflow {}: the checksum could not run {} times ({}); retrying later", workflow,
+                            MAX_CHECKSUM_STALLS, slice.stalled());
+                    return status.retry("checksum: " + slice.stalled());
+                }
+                return status; // no verdict this round: try again on the next
+            }
+            compared &= checksums.get(e.getKey()).done();
+        }
+        if (!compared) {
+            return status; // more slices of the checksum on the next rounds
         }
         String failure = CutOverRunner.run(this, config, pending, applier, workflow);
         if (failure != null) {
@@ -231,38 +337,65 @@ final class OnlineDdlWorkflow implements Workflow {
         return status.to(WorkflowState.COMPLETE);
     }
 
+    /** One slice of a shard's checksum: a mismatch (the failure's reason), a stall (no verdict, why), or neither. */
+    private record Slice(String mismatch, String stalled) {
+    }
+
     /**
-     * Pauses the shard's applier, stops it at the exact position S of a source snapshot, and compares the original
-     * (in the snapshot) with the ghost (which then holds exactly S) through the mapping; lets the applier run again.
+     * One bounded slice of a shard's checksum: pauses the shard's applier, takes a consistent snapshot of the shard
+     * (position S), stops the applier at exactly S, compares the original (in the snapshot, i.e. at S) with the ghost
+     * (which then holds exactly S) through the mapping, chunk after chunk from where the last slice ended, for about
+     * {@code cutover.lock.timeout.ms}; then lets the applier run again. Each wait is bounded by the same time: an
+     * applier that does not stop in time runs again, and the slice is tried again on the next round.
      */
-    private String checksum(String shard, VStreamCoordinatorConnectorConfig.Endpoint e)
+    private Slice checksumSlice(String shard, VStreamCoordinatorConnectorConfig.Endpoint e)
             throws SQLException, InterruptedException {
+        Duration budget = config.cutOverLockTimeout();
         try (Connection c = Servers.open(e)) {
-            MigrationPlans.Plan plan = MigrationPlans.load(c, config.stateDatabase(), migration);
-            applier.command(c, "PAUSE", null);
-            if (applier.awaitAck(c, "PAUSE", null, config.stopTimeout()) == null) {
-                applier.command(c, "RUN", null);
-                return null; // no verdict this round; the cut-over's own barrier will catch a stuck applier
+            MappedChecksum sum = checksums.get(shard);
+            if (sum == null) {
+                MigrationPlans.Plan plan = MigrationPlans.load(c, config.stateDatabase(), migration);
+                sum = MappedChecksum.prepare(c, plan, MappedChecksum.DEFAULT_CHUNK_ROWS);
+                checksums.put(shard, sum);
+                if (!sum.uncovered().isEmpty()) {
+                    LOG.info("Workflow {}: shard {}: the checksum leaves out {} (no conversion to the new type)",
+                            workflow, shard, sum.uncovered());
+                }
             }
-            try (Connection snapConn = Servers.open(e);
-                 ConsistentSnapshot snap = ConsistentSnapshot.open(snapConn, Flavor.MARIADB, null)) {
-                String s = snap.position().format();
-                applier.command(c, "STOP_AT", s);
-                if (applier.awaitAck(c, "STOP_AT", s, config.stopTimeout()) == null) {
-                    applier.command(c, "RUN", null);
-                    return null;
+            long t0 = System.nanoTime();
+            applier.command(c, "PAUSE", null);
+            try {
+                if (applier.awaitAck(c, "PAUSE", null, budget) == null) {
+                    return new Slice(null, "the applier on shard " + shard + " did not pause within "
+                            + budget.toMillis() + " ms");
                 }
-                MappedChecksum.Result r = MappedChecksum.compare(snap.connection(), c, plan.database(), plan.table(),
-                        plan.ghostTable(), plan.mapping());
+                try (Connection snapConn = Servers.open(e);
+                     ConsistentSnapshot snap = ConsistentSnapshot.open(snapConn, Flavor.MARIADB, null)) {
+                    String s = snap.position().format();
+                    applier.command(c, "STOP_AT", s);
+                    if (applier.awaitAck(c, "STOP_AT", s, budget) == null) {
+                        return new Slice(null, "the applier on shard " + shard + " did not reach " + s + " within "
+                                + budget.toMillis() + " ms");
+                    }
+                    long before = sum.rowsCompared();
+                    MappedChecksum.Mismatch m = sum.compareUntil(snap.connection(), c,
+                            System.nanoTime() + budget.toNanos());
+                    if (m != null) {
+                        LOG.error("Workflow {}: shard {}: checksum at {}: the ghost differs from the original: {}",
+                                workflow, shard, s, m.describe());
+                        return new Slice("checksum at " + s + " on shard " + shard + ": the ghost table differs from"
+                                + " the original through the mapping (" + m.describe() + "); the original is"
+                                + " untouched; cancel and run the migration again", null);
+                    }
+                    LOG.info("Workflow {}: shard {}: original and ghost match at {}: {} rows in this slice, {} rows"
+                            + " ({} chunks) so far{}; the applier was stopped {} ms", workflow, shard, s,
+                            sum.rowsCompared() - before, sum.rowsCompared(), sum.chunksCompared(),
+                            sum.done() ? ", complete" : "", (System.nanoTime() - t0) / 1_000_000);
+                    checksumStalls = 0;
+                    return new Slice(null, null);
+                }
+            } finally {
                 applier.command(c, "RUN", null);
-                if (!r.equal()) {
-                    return "checksum at " + s + " on shard " + shard + ": the ghost table differs from the original"
-                            + " (original " + r.originalRows() + " rows, ghost " + r.ghostRows() + "); the original is"
-                            + " untouched; cancel and run the migration again";
-                }
-                LOG.info("Workflow {}: shard {}: original and ghost match at {} ({} rows{})", workflow, shard, s,
-                        r.originalRows(), r.uncovered().isEmpty() ? "" : "; not compared: " + r.uncovered());
-                return null;
             }
         }
     }

@@ -52,12 +52,14 @@ final class PartitionApplier implements Applier {
     private String position;
     private final Map<String, String> copyState = new LinkedHashMap<>();
     private boolean copyCompleted;
+    private long rowsCopied; // copy rows written, each chunk counted once (net of the rows a re-sent chunk replaced)
 
     // work in progress (not committed)
     private String txnGtid;
     private boolean skipping;
     private boolean dirty;
     private String chunkTable;
+    private long copiedDelta; // rows_copied change of the chunk being committed
     private final List<Struct> chunkRows = new ArrayList<>();
     private final List<SinkRecord> chunkRecords = new ArrayList<>();
     private boolean serial;
@@ -111,7 +113,9 @@ final class PartitionApplier implements Applier {
         conn.commit();
         copyState.clear();
         copyCompleted = false;
+        rowsCopied = 0;
         if (applied != null) {
+            rowsCopied = applied.rowsCopied() == null ? 0 : applied.rowsCopied();
             appliedOffset = applied.kafkaOffset();
             keyspace = applied.keyspace();
             shard = applied.shard();
@@ -483,13 +487,14 @@ final class PartitionApplier implements Applier {
             LastPk shape = from != null ? from : to;
             List<String> key = shape != null ? shape.columns()
                     : t.keyColumns().stream().map(t::sourceName).toList();
+            int replaced;
             if (!serial) {
-                writer.replaceRange(t, key, from == null ? null : from.values(), to == null ? null : to.values(),
-                        rows);
+                replaced = writer.replaceRange(t, key, from == null ? null : from.values(),
+                        to == null ? null : to.values(), rows);
             } else {
                 // one row at a time, to name (or dead-letter) the row the target cannot take
-                writer.replaceRange(t, key, from == null ? null : from.values(), to == null ? null : to.values(),
-                        List.of());
+                replaced = writer.replaceRange(t, key, from == null ? null : from.values(),
+                        to == null ? null : to.values(), List.of());
                 for (int i = 0; i < rows.size(); i++) {
                     try {
                         writer.insert(t, rows.get(i));
@@ -500,6 +505,9 @@ final class PartitionApplier implements Applier {
                 }
             }
             rowsApplied += rows.size();
+            // a first copy of the range replaces nothing (the stream skips keys beyond the last copied one); a chunk
+            // the source sends again after a restart replaces its own earlier rows, which were counted already
+            copiedDelta += rows.size() - replaced;
         }
         if (value.getBoolean("completed")) {
             copyState.remove(sourceTable);
@@ -550,8 +558,11 @@ final class PartitionApplier implements Applier {
             }
             copy = "[" + String.join(",", parts) + "]";
         }
-        state.save(conn, new StateStore.Applied(record.kafkaOffset(), ks, sh, pos, copy, record.timestamp()));
+        long copied = Math.max(0, rowsCopied + copiedDelta);
+        state.save(conn, new StateStore.Applied(record.kafkaOffset(), ks, sh, pos, copy, record.timestamp(), copied));
         conn.commit();
+        rowsCopied = copied;
+        copiedDelta = 0;
         appliedOffset = record.kafkaOffset();
         keyspace = ks;
         shard = sh;
@@ -632,6 +643,7 @@ final class PartitionApplier implements Applier {
     }
 
     private void resetWork() {
+        copiedDelta = 0;
         txnGtid = null;
         skipping = false;
         dirty = false;

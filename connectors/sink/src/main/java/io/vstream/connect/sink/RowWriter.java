@@ -98,7 +98,8 @@ final class RowWriter {
      * Replaces the key range ({@code from}, {@code to}] of a table with a copy chunk: the range is emptied, then the
      * chunk's rows inserted ({@code null} bounds: the table's start, no upper bound).
      */
-    void replaceRange(TargetTable t, List<String> sourceKey, List<Object> from, List<Object> to, List<Struct> rows)
+    /** Replaces the rows of the key range (from, to] with {@code rows}; returns how many rows the range held. */
+    int replaceRange(TargetTable t, List<String> sourceKey, List<Object> from, List<Object> to, List<Struct> rows)
             throws SQLException {
         flush();
         List<String> key = new ArrayList<>();
@@ -115,18 +116,20 @@ final class RowWriter {
             terms.add(KeyPredicates.atOrBefore(key));
             args.addAll(KeyPredicates.atOrBeforeArgs(to));
         }
+        int replaced;
         String sql = SqlTag.tag("sink", "DELETE FROM " + t.qualified()
                 + (terms.isEmpty() ? "" : " WHERE " + String.join(" AND ", terms)));
         try (PreparedStatement ps = conn.prepareStatement(sql)) {
             for (int i = 0; i < args.size(); i++) {
                 ValueBinder.bind(ps, i + 1, args.get(i));
             }
-            ps.executeUpdate();
+            replaced = ps.executeUpdate();
         }
         for (Struct row : rows) {
             insert(t, row);
         }
         flush();
+        return replaced;
     }
 
     private void bindRow(PreparedStatement ps, int first, TargetTable t, Struct row) throws SQLException {
