@@ -301,6 +301,33 @@ class OnlineDdlIT {
     }
 
     @Test
+    void aGhostThatDiffersFromTheOriginalFailsTheChecksumNamingTheKeys() throws Exception {
+        String db = SHARDS.freshDatabase();
+        createSmallTable(db, "items");
+        Workflow w = new Workflow(db, "items");
+        w.deploy("MODIFY qty BIGINT NULL", Map.of("handoff.postpone", "true"));
+        CloneHandoffIT.awaitState(connect, w.statusTopic, "POSTPONED", Duration.ofSeconds(90));
+        // what a lost write would look like: a row the applier never wrote, and one it wrote wrong
+        SHARDS.server(1).execute(db, "DELETE FROM _items_gho WHERE id = 7",
+                "UPDATE _items_gho SET qty = 99 WHERE id = 8");
+        w.deploy("MODIFY qty BIGINT NULL", Map.of("handoff.postpone", "false"));
+        try {
+            CloneHandoffIT.awaitState(connect, w.statusTopic, "COMPLETE", Duration.ofSeconds(90));
+            throw new IllegalStateException("the migration should have failed its checksum");
+        } catch (AssertionError e) {
+            assertThat(e.getMessage()).contains("FAILED").contains("on shard 80-")
+                    .contains("id=7 missing in the ghost").contains("id=8 differs");
+        }
+        for (MariaDbServer s : SHARDS.servers()) {
+            assertThat(s.queryString(db, "SELECT COLUMN_TYPE FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ?"
+                    + " AND TABLE_NAME = 'items' AND COLUMN_NAME = 'qty'", db)).as("nothing swapped")
+                    .isEqualTo("int(11)");
+            assertThat(s.queryLong(db, "SELECT COUNT(*) FROM items")).isEqualTo(500L);
+        }
+        w.delete();
+    }
+
+    @Test
     void aLaggingApplierThrottlesTheCopyWithTheReasonInTheStatus() throws Exception {
         String db = SHARDS.freshDatabase();
         createSmallTable(db, "items");
@@ -483,6 +510,7 @@ class OnlineDdlIT {
                     + TopicNames.shardTopic("vs_" + db, "ks", "80-"), servers.get(0));
             sinkConfig.remove("target.host");
             sinkConfig.put("mode", "ghost");
+            sinkConfig.put("tasks.max", "2"); // one applier task per shard's log
             sinkConfig.put("target.topology", topology);
             sinkConfig.put("ghost.migration", db);
             sinkConfig.put("target.binlog", "on"); // the ghost table's writes replicate like the table's

@@ -4,9 +4,7 @@ import io.vstream.connect.coordinator.ddl.AlterAnalyzer;
 import io.vstream.connect.coordinator.ddl.AlterPlan;
 import io.vstream.connect.coordinator.ddl.AlterRefusedException;
 import io.vstream.connect.core.mapping.MigrationPlans;
-import io.vstream.connect.core.position.Flavor;
 import io.vstream.connect.core.position.GtidPosition;
-import io.vstream.connect.core.sql.ConsistentSnapshot;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -22,15 +20,15 @@ import org.slf4j.LoggerFactory;
 /**
  * The online-DDL workflow (seeds 001 and 000): validates the ALTER and creates the ghost table on every shard (the
  * server parses the ALTER: {@link AlterAnalyzer}), stores the plan where the applier (the sink in ghost mode) reads it,
- * waits while the applier copies and catches up, compares original and ghost by checksum through the column mapping
- * at one exact position per shard, and swaps the tables atomically with the sentry cut-over, retrying a failed
- * attempt with the original table in place. Touches every shard of the table.
+ * waits while the applier copies and catches up (publishing the copy's progress: rows copied, estimated total,
+ * percent, rate, ETA), compares original and ghost through the column mapping chunk by chunk at exact positions
+ * ({@link CutOverChecksum}), and swaps the tables atomically with the sentry cut-over, retrying a failed attempt with
+ * the original table in place. Touches every shard of the table.
  */
 final class OnlineDdlWorkflow implements Workflow {
     private static final Logger LOG = LoggerFactory.getLogger(OnlineDdlWorkflow.class);
     private static final long ESTIMATE_EVERY_NANOS = 10_000_000_000L;
     private static final long LOG_PROGRESS_EVERY_NANOS = 10_000_000_000L;
-    private static final int MAX_CHECKSUM_STALLS = 5;
 
     private final VStreamCoordinatorConnectorConfig config;
     private final String workflow;
@@ -44,9 +42,7 @@ final class OnlineDdlWorkflow implements Workflow {
     private long estimatesReadAt;
     private long progressLoggedAt;
     private boolean copyDoneLogged;
-    // per shard: the checksum before the cut-over, in bounded slices (in memory: a restarted coordinator starts over)
-    private final Map<String, MappedChecksum> checksums = new HashMap<>();
-    private int checksumStalls;
+    private final CutOverChecksum checksum;
 
     OnlineDdlWorkflow(VStreamCoordinatorConnectorConfig config, String workflow) {
         this.config = config;
@@ -57,6 +53,7 @@ final class OnlineDdlWorkflow implements Workflow {
         this.analyzer = AlterAnalyzer.builder(workflow).ghostNamePattern(config.getString(
                         VStreamCoordinatorConnectorConfig.DDL_GHOST_FORMAT)).stateDatabase(config.stateDatabase())
                 .allowNewUniqueKey(config.allowNewUniqueKey()).build();
+        this.checksum = new CutOverChecksum(config, workflow, migration, applier);
     }
 
     @Override
@@ -283,7 +280,7 @@ final class OnlineDdlWorkflow implements Workflow {
         }
     }
 
-    /** The checksum at one exact position per shard, then the atomic swap on every shard. */
+    /** The checksum (in slices, each at an exact position) on every shard, then the atomic swap on every shard. */
     private WorkflowStatus cutOver(WorkflowStatus status) throws SQLException, InterruptedException {
         if (status.attempts() >= config.cutOverMaxAttempts()) {
             runAll("RUN");
@@ -302,25 +299,18 @@ final class OnlineDdlWorkflow implements Workflow {
                 continue; // an earlier attempt (per-shard mode) swapped it already
             }
             pending.put(e.getKey(), e.getValue());
-            MappedChecksum sum = checksums.get(e.getKey());
-            if (sum != null && sum.done()) {
+            if (checksum.done(e.getKey())) {
                 continue;
             }
-            Slice slice = checksumSlice(e.getKey(), e.getValue());
+            CutOverChecksum.Slice slice = checksum.slice(e.getKey(), e.getValue());
             if (slice.mismatch() != null) {
                 runAll("RUN");
                 return status.failed(slice.mismatch());
             }
-            if (slice.stalled() != null) {
-                if (++checksumStalls >= MAX_CHECKSUM_STALLS) {
-                    checksumStalls = 0;
-                    LOG.warn("Workflow {}: the checksum could not run {} times ({}); retrying later", workflow,
-                            MAX_CHECKSUM_STALLS, slice.stalled());
-                    return status.retry("checksum: " + slice.stalled());
-                }
-                return status; // no verdict this round: try again on the next
+            if (slice.gaveUp() != null) {
+                return status.retry("checksum: " + slice.gaveUp());
             }
-            compared &= checksums.get(e.getKey()).done();
+            compared &= checksum.done(e.getKey());
         }
         if (!compared) {
             return status; // more slices of the checksum on the next rounds
@@ -335,69 +325,6 @@ final class OnlineDdlWorkflow implements Workflow {
         runAll("HANDED_OFF");
         LOG.info("Workflow {}: the tables are swapped on every shard; complete", workflow);
         return status.to(WorkflowState.COMPLETE);
-    }
-
-    /** One slice of a shard's checksum: a mismatch (the failure's reason), a stall (no verdict, why), or neither. */
-    private record Slice(String mismatch, String stalled) {
-    }
-
-    /**
-     * One bounded slice of a shard's checksum: pauses the shard's applier, takes a consistent snapshot of the shard
-     * (position S), stops the applier at exactly S, compares the original (in the snapshot, i.e. at S) with the ghost
-     * (which then holds exactly S) through the mapping, chunk after chunk from where the last slice ended, for about
-     * {@code cutover.lock.timeout.ms}; then lets the applier run again. Each wait is bounded by the same time: an
-     * applier that does not stop in time runs again, and the slice is tried again on the next round.
-     */
-    private Slice checksumSlice(String shard, VStreamCoordinatorConnectorConfig.Endpoint e)
-            throws SQLException, InterruptedException {
-        Duration budget = config.cutOverLockTimeout();
-        try (Connection c = Servers.open(e)) {
-            MappedChecksum sum = checksums.get(shard);
-            if (sum == null) {
-                MigrationPlans.Plan plan = MigrationPlans.load(c, config.stateDatabase(), migration);
-                sum = MappedChecksum.prepare(c, plan, MappedChecksum.DEFAULT_CHUNK_ROWS);
-                checksums.put(shard, sum);
-                if (!sum.uncovered().isEmpty()) {
-                    LOG.info("Workflow {}: shard {}: the checksum leaves out {} (no conversion to the new type)",
-                            workflow, shard, sum.uncovered());
-                }
-            }
-            long t0 = System.nanoTime();
-            applier.command(c, "PAUSE", null);
-            try {
-                if (applier.awaitAck(c, "PAUSE", null, budget) == null) {
-                    return new Slice(null, "the applier on shard " + shard + " did not pause within "
-                            + budget.toMillis() + " ms");
-                }
-                try (Connection snapConn = Servers.open(e);
-                     ConsistentSnapshot snap = ConsistentSnapshot.open(snapConn, Flavor.MARIADB, null)) {
-                    String s = snap.position().format();
-                    applier.command(c, "STOP_AT", s);
-                    if (applier.awaitAck(c, "STOP_AT", s, budget) == null) {
-                        return new Slice(null, "the applier on shard " + shard + " did not reach " + s + " within "
-                                + budget.toMillis() + " ms");
-                    }
-                    long before = sum.rowsCompared();
-                    MappedChecksum.Mismatch m = sum.compareUntil(snap.connection(), c,
-                            System.nanoTime() + budget.toNanos());
-                    if (m != null) {
-                        LOG.error("Workflow {}: shard {}: checksum at {}: the ghost differs from the original: {}",
-                                workflow, shard, s, m.describe());
-                        return new Slice("checksum at " + s + " on shard " + shard + ": the ghost table differs from"
-                                + " the original through the mapping (" + m.describe() + "); the original is"
-                                + " untouched; cancel and run the migration again", null);
-                    }
-                    LOG.info("Workflow {}: shard {}: original and ghost match at {}: {} rows in this slice, {} rows"
-                            + " ({} chunks) so far{}; the applier was stopped {} ms", workflow, shard, s,
-                            sum.rowsCompared() - before, sum.rowsCompared(), sum.chunksCompared(),
-                            sum.done() ? ", complete" : "", (System.nanoTime() - t0) / 1_000_000);
-                    checksumStalls = 0;
-                    return new Slice(null, null);
-                }
-            } finally {
-                applier.command(c, "RUN", null);
-            }
-        }
     }
 
     /** The cut-over barrier of one shard: the applier reaches the position read under the lock, and idles there. */

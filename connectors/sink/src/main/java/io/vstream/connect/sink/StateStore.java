@@ -61,7 +61,8 @@ final class StateStore {
     /** The stored state, or {@code null} when this partition has applied nothing yet. */
     Applied load(Connection conn) throws SQLException {
         try (PreparedStatement ps = conn.prepareStatement(SqlTag.tag("sink", "SELECT kafka_offset, keyspace, shard,"
-                + " position, copy_state, rows_copied FROM " + table + " WHERE stream = ? AND topic = ? AND kafka_partition = ?"))) {
+                + " position, copy_state, rows_copied FROM " + table
+                + " WHERE stream = ? AND topic = ? AND kafka_partition = ?"))) {
             ps.setString(1, stream);
             ps.setString(2, topic);
             ps.setInt(3, partition);
