@@ -32,10 +32,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * An online ALTER on a table of two shards through our stream, under writers and readers that run through the whole
- * migration including the cut-over (and a reader on a native replica of one shard): nobody ever gets "table doesn't
- * exist", every acknowledged write is in the new table, and the new table has the new schema on every shard. Also
- * postpone/release, cancel, and a new unique key that the data violates.
+ * An online ALTER on a table of two shards (200k rows each) through our stream, under writers and readers that run
+ * through the whole migration including the cut-over (and a reader on a native replica of one shard): nobody ever gets
+ * "table doesn't exist", writes wait at most the lock timeout, every acknowledged write is in the new table, the old
+ * table equals the new one at the cut-over position, the status carries the copy's progress, and the new table has
+ * the new schema on every shard. Also postpone/release, cancel, a throttled copy, a ghost that differs (the checksum
+ * fails naming the keys), a coordinator that dies at each cut-over step, and a new unique key that the data violates.
  */
 class OnlineDdlIT {
     @RegisterExtension
