@@ -8,16 +8,20 @@ import io.vstream.connect.testsupport.db.MariaDbServer;
 import io.vstream.connect.testsupport.db.MariaDbShards;
 import io.vstream.connect.testsupport.load.LoadStats;
 import io.vstream.connect.testsupport.load.LoadTable;
+import io.vstream.connect.testsupport.load.LoadTransaction;
 import io.vstream.connect.testsupport.load.Target;
 import io.vstream.connect.testsupport.load.WriteLoad;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -28,10 +32,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * An online ALTER on a table of two shards through our stream, under writers and readers that run through the whole
- * migration including the cut-over (and a reader on a native replica of one shard): nobody ever gets "table doesn't
- * exist", every acknowledged write is in the new table, and the new table has the new schema on every shard. Also
- * postpone/release, cancel, and a new unique key that the data violates.
+ * An online ALTER on a table of two shards (200k rows each) through our stream, under writers and readers that run
+ * through the whole migration including the cut-over (and a reader on a native replica of one shard): nobody ever gets
+ * "table doesn't exist", writes wait at most the lock timeout, every acknowledged write is in the new table, the old
+ * table equals the new one at the cut-over position, the status carries the copy's progress, and the new table has
+ * the new schema on every shard. Also postpone/release, cancel, a throttled copy, a ghost that differs (the checksum
+ * fails naming the keys), a coordinator that dies at each cut-over step, and a new unique key that the data violates.
  */
 class OnlineDdlIT {
     @RegisterExtension
@@ -56,8 +62,21 @@ class OnlineDdlIT {
             + " CHANGE COLUMN extra extra2 VARCHAR(40) NULL, DROP COLUMN legacy,"
             + " ADD COLUMN created TIMESTAMP NULL DEFAULT NULL";
 
+    private static final int BULK_ROWS_PER_SHARD = 200_000;
+    private static final long BULK_FIRST_ID = 1_000_000;
+    private static final int LOAD_KEYS = 20_000;
+    private static final Duration LOCK_TIMEOUT = Duration.ofSeconds(3);
+
+    /**
+     * The issue's scale: 200k rows per shard (plus the write load's 10k), an ALTER that needs a full copy, writers and
+     * readers through the whole migration and its cut-over. Checks the progress in the status, that nobody saw an
+     * error, that writes blocked at most the lock timeout, that every acknowledged write is in the new table, and
+     * that the old table equals the new one through the mapping at the cut-over position (the RENAME's GTID: rows
+     * that no acknowledged write touched after it must be the same in both).
+     */
     @Test
     void alterUnderLoadSwapsAtomicallyOnEveryShard() throws Exception {
+        long begin = System.nanoTime();
         MariaDbServer replica = SHARDS.startReplica(0);
         String db = SHARDS.freshDatabase();
         Workflow w = new Workflow(db, "orders");
@@ -65,22 +84,31 @@ class OnlineDdlIT {
         Map<String, AtomicLong> readErrors = new ConcurrentHashMap<>();
         List<Thread> readers = new ArrayList<>();
         try (WriteLoad load = WriteLoad.builder(Target.byModulo(SHARDS.servers(), db))
-                .table(LoadTable.standard("orders")).threads(2).keySpace(20_000).statementsPerTransaction(1, 3)
-                .deleteRatio(0.05).transactionsPerSecond(120).duration(Duration.ofSeconds(70)).failOnError(false)
+                .table(LoadTable.standard("orders")).threads(2).keySpace(LOAD_KEYS).statementsPerTransaction(1, 3)
+                .deleteRatio(0.05).transactionsPerSecond(120).duration(Duration.ofMinutes(8)).failOnError(false)
                 .seed(3).build()) {
             load.createTables();
-            for (MariaDbServer s : SHARDS.servers()) {
+            for (int i = 0; i < 2; i++) {
+                MariaDbServer s = SHARDS.server(i);
                 s.execute(db, "ALTER TABLE orders ADD COLUMN legacy VARCHAR(10) DEFAULT 'x',"
                         + " ADD COLUMN extra VARCHAR(20) DEFAULT 'e'");
+                // rows no load writer touches (ids beyond its keys, owned by this shard), in one statement
+                s.execute(db, "INSERT INTO orders (id, k, v, amount, updated, legacy, extra) SELECT "
+                        + (BULK_FIRST_ID + i) + " + 2 * seq, seq % 1000, IF(seq % 9 = 0, NULL, MD5(seq)),"
+                        + " (seq % 100000) / 100, '2024-01-01' + INTERVAL seq SECOND, 'l', IF(seq % 4 = 0, NULL,"
+                        + " CONCAT('x', seq)) FROM seq_0_to_" + (BULK_ROWS_PER_SHARD - 1));
+                s.execute(db, "ANALYZE TABLE orders");
             }
-            load.preload(30_000);
+            load.preload(LOAD_KEYS);
             load.start();
             readers.add(reader("shard0", SHARDS.server(0), db, reading, readErrors));
             readers.add(reader("shard1", SHARDS.server(1), db, reading, readErrors));
             readers.add(reader("replica", replica, db, reading, readErrors));
-            w.deploy(ALTER, Map.of());
+            long deployed = System.nanoTime();
+            w.deploy(ALTER, Map.of("cutover.lock.timeout.ms", String.valueOf(LOCK_TIMEOUT.toMillis())));
             List<Struct> statuses = CloneHandoffIT.awaitState(connect, w.statusTopic, "COMPLETE",
-                    Duration.ofSeconds(180));
+                    Duration.ofSeconds(300));
+            long migrated = System.nanoTime();
             assertThat(load.isRunning()).as("the cut-over happened under load").isTrue();
             List<String> states = new ArrayList<>();
             statuses.forEach(s -> {
@@ -89,16 +117,20 @@ class OnlineDdlIT {
                 }
             });
             assertThat(states).containsSubsequence("CREATED", "COPYING", "READY", "CUTTING_OVER", "COMPLETE");
+            assertProgress(statuses);
             Thread.sleep(3_000); // writes to the new table
             LoadStats stats = load.stop();
             reading.set(false);
             for (Thread t : readers) {
                 t.join();
             }
+            w.delete(); // the checks below create views: no stream should see them
             assertThat(readErrors).as("errors seen by readers").isEmpty();
-            assertThat(stats.errors()).as("failed writes").isZero();
-            assertThat(stats.transactionP99()).as("writes wait at most the cut-over's lock timeout (3 s)")
-                    .isLessThan(Duration.ofSeconds(3));
+            assertThat(stats.errors()).as("failed writes: %s", stats).isZero();
+            Duration slowest = Duration.ofNanos(load.committedTransactions().stream().filter(t -> t.thread() >= 0)
+                    .mapToLong(LoadTransaction::durationNanos).max().orElse(0));
+            assertThat(slowest).as("writes wait at most the cut-over's lock timeout (%s), with a margin for a busy"
+                    + " machine", LOCK_TIMEOUT).isLessThan(LOCK_TIMEOUT.plusSeconds(1));
             for (MariaDbServer s : SHARDS.servers()) {
                 String create = s.queryString(db, "SELECT CONCAT(COLUMN_NAME, ':', COLUMN_TYPE) FROM"
                         + " information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = 'orders' AND"
@@ -108,17 +140,128 @@ class OnlineDdlIT {
                         + " AND TABLE_NAME = 'orders' AND COLUMN_NAME IN ('extra2', 'created')", db)).isEqualTo(2L);
                 assertThat(s.queryLong(db, "SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ?"
                         + " AND TABLE_NAME = 'orders' AND COLUMN_NAME IN ('legacy', 'extra')", db)).isZero();
-                assertThat(s.queryLong(db, "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?"
-                        + " AND TABLE_NAME = 'orders_old'", db)).as("the old table is kept").isEqualTo(1L);
+                assertThat(s.queryLong(db, "SELECT COUNT(*) FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = ?"
+                        + " AND TABLE_NAME = 'orders' AND INDEX_NAME = 'k_amount'", db)).isEqualTo(2L);
+                assertThat(s.queryLong(db, "SELECT COUNT(*) FROM orders WHERE id >= ?", BULK_FIRST_ID))
+                        .as("the rows no writer touched").isEqualTo((long) BULK_ROWS_PER_SHARD);
+                // the load's model covers its own keys: a view over them is the table it verifies
+                s.execute(db, "CREATE VIEW orders_load AS SELECT * FROM orders WHERE id <= " + LOAD_KEYS);
             }
             for (int i = 0; i < 2; i++) {
-                var r = load.verifyShard(i, "orders");
+                var r = load.verifyShard(i, "orders_load");
                 assertThat(r.isEqual()).as("shard %d holds every acknowledged write: %s", i, r).isTrue();
+                assertOldEqualsNewAtTheCutOver(load, i, db);
             }
+            System.out.printf("OnlineDdlIT: %d rows per shard migrated in %d s under %s; slowest write %d ms;"
+                    + " the test took %d s%n", BULK_ROWS_PER_SHARD + LOAD_KEYS / 2,
+                    (migrated - deployed) / 1_000_000_000L, stats, slowest.toMillis(),
+                    (System.nanoTime() - begin) / 1_000_000_000L);
         } finally {
             reading.set(false);
             w.delete();
         }
+    }
+
+    /** The status records carried the copy's progress: rows, total, percent and ETA while copying, 100% after. */
+    private static void assertProgress(List<Struct> statuses) {
+        List<Struct> copying = statuses.stream().filter(s -> "COPYING".equals(s.getString("state"))
+                && s.getInt64("rows_copied") != null && s.getInt64("rows_copied") > 0).toList();
+        assertThat(copying).as("status records with copy progress").isNotEmpty();
+        for (Struct s : copying) {
+            assertThat(s.getInt64("rows_total")).isGreaterThanOrEqualTo(s.getInt64("rows_copied"));
+            assertThat(s.getFloat64("progress_pct")).isBetween(0.0, 100.0);
+        }
+        assertThat(copying).as("an ETA while copying").anyMatch(s -> s.getInt64("eta_ms") != null
+                && s.getInt64("eta_ms") > 0 && s.getFloat64("rows_per_second") > 0);
+        Struct ready = statuses.stream().filter(s -> "READY".equals(s.getString("state"))).findFirst()
+                .orElseThrow();
+        long expected = 2L * (BULK_ROWS_PER_SHARD + LOAD_KEYS / 2);
+        assertThat(ready.getInt64("rows_copied")).as("every row counted once")
+                .isBetween(expected - 2_000, expected + 2_000);
+        assertThat(ready.getInt64("rows_total")).isEqualTo(ready.getInt64("rows_copied"));
+        assertThat(ready.getFloat64("progress_pct")).isEqualTo(100.0);
+        assertThat(ready.getInt64("eta_ms")).isZero();
+    }
+
+    /**
+     * {@code orders_old} is the original table at the cut-over position (the RENAME); every row that no acknowledged
+     * write touched after the RENAME must be in the new table with the same values through the mapping (extra is
+     * extra2, amount converted, legacy dropped), and the new table must hold no other row but those written after it.
+     */
+    private static void assertOldEqualsNewAtTheCutOver(WriteLoad load, int shard, String db) throws SQLException {
+        MariaDbServer s = SHARDS.server(shard);
+        long rename = renameSequence(s, db);
+        Set<Long> touchedAfter = new HashSet<>(load.uncertainKeys("orders"));
+        int after = 0;
+        for (LoadTransaction t : load.committedTransactions(shard)) {
+            if (t.gtidSequence() > rename) {
+                after++;
+                t.changes().forEach(c -> touchedAfter.add(c.key()));
+            }
+        }
+        assertThat(after).as("shard %d: acknowledged writes after the cut-over", shard).isPositive();
+        Map<Long, String> old = rows(s, db, "SELECT id, k, v, amount, updated, extra FROM orders_old ORDER BY id");
+        Map<Long, String> now = rows(s, db, "SELECT id, k, v, amount, updated, extra2 FROM orders ORDER BY id");
+        List<String> differences = new ArrayList<>();
+        for (Map.Entry<Long, String> e : old.entrySet()) {
+            if (!touchedAfter.contains(e.getKey()) && !e.getValue().equals(now.get(e.getKey()))) {
+                differences.add(e.getKey() + (now.containsKey(e.getKey()) ? " differs" : " missing in the new table"));
+            }
+        }
+        for (Long id : now.keySet()) {
+            if (!touchedAfter.contains(id) && !old.containsKey(id)) {
+                differences.add(id + " only in the new table");
+            }
+        }
+        assertThat(differences).as("shard %d: old vs new at the cut-over (RENAME at sequence %d; %d rows compared)",
+                shard, rename, old.size()).isEmpty();
+        assertThat(old.size()).isGreaterThan(BULK_ROWS_PER_SHARD);
+    }
+
+    /** The GTID sequence of the cut-over's RENAME in the shard's binlog. */
+    private static long renameSequence(MariaDbServer s, String db) throws SQLException {
+        try (Connection c = s.connect(null); Statement st = c.createStatement()) {
+            List<String> files = new ArrayList<>();
+            try (ResultSet rs = st.executeQuery("SHOW BINARY LOGS")) {
+                while (rs.next()) {
+                    files.add(rs.getString(1));
+                }
+            }
+            for (int f = files.size() - 1; f >= 0; f--) {
+                String gtid = null;
+                Long found = null;
+                try (ResultSet rs = st.executeQuery("SHOW BINLOG EVENTS IN '" + files.get(f) + "'")) {
+                    while (rs.next()) {
+                        String type = rs.getString("Event_type");
+                        String info = rs.getString("Info");
+                        if ("Gtid".equals(type)) {
+                            gtid = info;
+                        } else if ("Query".equals(type) && info != null && info.contains("RENAME TABLE")
+                                && info.contains("`" + db + "`.`orders_old`")) {
+                            found = Long.parseLong(gtid.substring(gtid.lastIndexOf('-') + 1).trim());
+                        }
+                    }
+                }
+                if (found != null) {
+                    return found;
+                }
+            }
+        }
+        throw new AssertionError("no cut-over RENAME of " + db + ".orders in the binlog of " + s);
+    }
+
+    private static Map<Long, String> rows(MariaDbServer s, String db, String sql) throws SQLException {
+        Map<Long, String> out = new HashMap<>();
+        try (Connection c = s.connect(db); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            while (rs.next()) {
+                StringBuilder row = new StringBuilder();
+                for (int i = 2; i <= 6; i++) {
+                    row.append(rs.getString(i)).append('|');
+                }
+                out.put(rs.getLong(1), row.toString());
+            }
+        }
+        return out;
     }
 
     @Test
@@ -157,6 +300,33 @@ class OnlineDdlIT {
             assertThat(s.queryLong(db2, "SELECT COUNT(*) FROM items")).isEqualTo(5000L);
         }
         c.delete();
+    }
+
+    @Test
+    void aGhostThatDiffersFromTheOriginalFailsTheChecksumNamingTheKeys() throws Exception {
+        String db = SHARDS.freshDatabase();
+        createSmallTable(db, "items");
+        Workflow w = new Workflow(db, "items");
+        w.deploy("MODIFY qty BIGINT NULL", Map.of("handoff.postpone", "true"));
+        CloneHandoffIT.awaitState(connect, w.statusTopic, "POSTPONED", Duration.ofSeconds(90));
+        // what a lost write would look like: a row the applier never wrote, and one it wrote wrong
+        SHARDS.server(1).execute(db, "DELETE FROM _items_gho WHERE id = 7",
+                "UPDATE _items_gho SET qty = 99 WHERE id = 8");
+        w.deploy("MODIFY qty BIGINT NULL", Map.of("handoff.postpone", "false"));
+        try {
+            CloneHandoffIT.awaitState(connect, w.statusTopic, "COMPLETE", Duration.ofSeconds(90));
+            throw new IllegalStateException("the migration should have failed its checksum");
+        } catch (AssertionError e) {
+            assertThat(e.getMessage()).contains("FAILED").contains("on shard 80-")
+                    .contains("id=7 missing in the ghost").contains("id=8 differs");
+        }
+        for (MariaDbServer s : SHARDS.servers()) {
+            assertThat(s.queryString(db, "SELECT COLUMN_TYPE FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ?"
+                    + " AND TABLE_NAME = 'items' AND COLUMN_NAME = 'qty'", db)).as("nothing swapped")
+                    .isEqualTo("int(11)");
+            assertThat(s.queryLong(db, "SELECT COUNT(*) FROM items")).isEqualTo(500L);
+        }
+        w.delete();
     }
 
     @Test
@@ -342,6 +512,7 @@ class OnlineDdlIT {
                     + TopicNames.shardTopic("vs_" + db, "ks", "80-"), servers.get(0));
             sinkConfig.remove("target.host");
             sinkConfig.put("mode", "ghost");
+            sinkConfig.put("tasks.max", "2"); // one applier task per shard's log
             sinkConfig.put("target.topology", topology);
             sinkConfig.put("ghost.migration", db);
             sinkConfig.put("target.binlog", "on"); // the ghost table's writes replicate like the table's

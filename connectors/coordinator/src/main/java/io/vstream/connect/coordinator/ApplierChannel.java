@@ -16,8 +16,12 @@ import java.util.List;
  * reading back the applier's acknowledgement (the sink's {@code ControlStore} is the other side).
  */
 final class ApplierChannel {
-    /** One applied row: a Kafka partition of the stream (one source shard). */
-    record Applied(String topic, int partition, String position, String copyState, Long sourceTsMs) {
+    /**
+     * One applied row: a Kafka partition of the stream (one source shard); {@code rowsCopied} is the copy rows the
+     * applier has written (null from an applier that does not count them).
+     */
+    record Applied(String topic, int partition, String position, String copyState, Long sourceTsMs,
+                   Long rowsCopied) {
     }
 
     /** The applier's acknowledgement of a command. */
@@ -34,15 +38,29 @@ final class ApplierChannel {
 
     /** The stream's applied rows; empty when the applier has not written any yet (or its state does not exist). */
     List<Applied> applied(Connection target) throws SQLException {
+        try {
+            return applied(target, true);
+        } catch (SQLException e) {
+            if (e.getErrorCode() == 1054) {
+                return applied(target, false); // a state table of an applier that does not count copied rows
+            }
+            throw e;
+        }
+    }
+
+    private List<Applied> applied(Connection target, boolean counted) throws SQLException {
         List<Applied> out = new ArrayList<>();
         try (PreparedStatement ps = target.prepareStatement(SqlTag.tag("coordinator", "SELECT topic, kafka_partition,"
-                + " position, copy_state, source_ts_ms FROM " + SqlIdentifiers.qualify(stateDb, "applied") + " WHERE stream = ?"))) {
+                + " position, copy_state, source_ts_ms, " + (counted ? "rows_copied" : "NULL") + " FROM "
+                + SqlIdentifiers.qualify(stateDb, "applied") + " WHERE stream = ?"))) {
             ps.setString(1, stream);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     long ts = rs.getLong(5);
-                    out.add(new Applied(rs.getString(1), rs.getInt(2), rs.getString(3), rs.getString(4),
-                            rs.wasNull() ? null : ts));
+                    Long tsMs = rs.wasNull() ? null : ts;
+                    long copied = rs.getLong(6);
+                    out.add(new Applied(rs.getString(1), rs.getInt(2), rs.getString(3), rs.getString(4), tsMs,
+                            rs.wasNull() ? null : copied));
                 }
             }
         } catch (SQLException e) {

@@ -1,65 +1,267 @@
 package io.vstream.connect.coordinator;
 
-import io.vstream.connect.core.mapping.ColumnMapping;
+import io.vstream.connect.core.mapping.MigrationPlans;
+import io.vstream.connect.core.sql.KeyPredicates;
 import io.vstream.connect.core.sql.SqlIdentifiers;
 import io.vstream.connect.core.sql.SqlTag;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 
 /**
- * Compares an original table with its ghost through the migration's column mapping: row count and
- * {@code BIT_XOR(CRC32(...))} over the shared columns, where a column whose type the ALTER changed is converted on the
- * original side to the ghost's type ({@code CONVERT(c, DECIMAL(14,2))}, {@code DATETIME(6)}, ...) so equal values
- * compare equal. Columns whose new type has no such conversion are left out of the checksum and named in the
- * result. Reads only; the original side runs in the caller's snapshot.
+ * Compares an original table with its ghost through the migration's column mapping, chunk by chunk in the order of
+ * the shared key: per chunk, row count and {@code BIT_XOR(CRC32(...))} over the shared columns, where a column whose
+ * type the ALTER changed is converted on the original side to the ghost's type ({@code CONVERT(c, DECIMAL(14,2))},
+ * {@code DATETIME(6)}, ...) so equal values compare equal. Columns whose new type has no such conversion are left out
+ * and named. A chunk that differs is compared row by row (a CRC per key) to name the keys that differ. It keeps a
+ * cursor (the last key compared), so the comparison can run in bounded slices, each at its own exact position (the
+ * caller's snapshot of the original, and a ghost whose applier is stopped at that snapshot's position). Reads only;
+ * the original side runs in the caller's snapshot.
  */
 final class MappedChecksum {
-    /** The outcome: equal or not, and the shared columns the checksum could not cover. */
-    record Result(boolean equal, long originalRows, long ghostRows, List<String> uncovered) {
+    static final int DEFAULT_CHUNK_ROWS = 5_000;
+    private static final int MAX_KEYS_REPORTED = 10;
+
+    /** A chunk that differs: its key range, both row counts, and (some of) the keys that differ, with how. */
+    record Mismatch(String range, long originalRows, long ghostRows, List<String> keys) {
+        String describe() {
+            return "rows " + range + ": original " + originalRows + " rows, ghost " + ghostRows + " rows; "
+                    + (keys.isEmpty() ? "same keys, different values" : String.join(", ", keys));
+        }
     }
 
-    private MappedChecksum() {
+    private final String db;
+    private final String table;
+    private final String ghost;
+    private final List<String> originalKey;
+    private final List<String> ghostKey;
+    private final List<String> originalExpr = new ArrayList<>();
+    private final List<String> ghostExpr = new ArrayList<>();
+    private final List<String> uncovered = new ArrayList<>();
+    private final boolean chunked;
+    private final int chunkRows;
+    private List<Object> cursor; // the last key compared; null: from the start
+    private boolean done;
+    private long rowsCompared;
+    private long chunksCompared;
+
+    private MappedChecksum(String db, String table, String ghost, List<String> originalKey, List<String> ghostKey,
+                           boolean chunked, int chunkRows) {
+        this.db = db;
+        this.table = table;
+        this.ghost = ghost;
+        this.originalKey = originalKey;
+        this.ghostKey = ghostKey;
+        this.chunked = chunked;
+        this.chunkRows = chunkRows;
     }
 
-    static Result compare(Connection original, Connection ghostSide, String db, String table, String ghost,
-                          ColumnMapping mapping) throws SQLException {
-        Map<String, String> origTypes = types(ghostSide, db, table);
-        Map<String, String> ghostTypes = types(ghostSide, db, ghost);
-        List<String> origExpr = new ArrayList<>();
-        List<String> ghostExpr = new ArrayList<>();
-        List<String> uncovered = new ArrayList<>();
-        for (Map.Entry<String, String> e : mapping.shared().entrySet()) {
+    /**
+     * Prepares the comparison of a plan's table and ghost, reading both tables' column types on {@code info}. The
+     * comparison is chunked when the shared key's columns have the same type and collation on both sides (else one
+     * chunk: the two sides might order the key differently).
+     */
+    static MappedChecksum prepare(Connection info, MigrationPlans.Plan plan, int chunkRows) throws SQLException {
+        Map<String, String[]> origTypes = types(info, plan.database(), plan.table());
+        Map<String, String[]> ghostTypes = types(info, plan.database(), plan.ghostTable());
+        List<String> ghostKey = plan.keyColumns();
+        List<String> originalKey = new ArrayList<>();
+        boolean sameKeyTypes = true;
+        for (String g : ghostKey) {
+            String o = plan.mapping().shared().entrySet().stream().filter(e -> e.getValue().equalsIgnoreCase(g))
+                    .map(Map.Entry::getKey).findFirst().orElseThrow(() -> new IllegalStateException("key column "
+                            + g + " of the ghost is not a shared column of migration " + plan.migration()));
+            originalKey.add(o);
+            String[] ot = origTypes.get(o.toLowerCase(Locale.ROOT));
+            String[] gt = ghostTypes.get(g.toLowerCase(Locale.ROOT));
+            sameKeyTypes &= ot != null && gt != null && ot[0].equals(gt[0]) && Objects.equals(ot[1], gt[1]);
+        }
+        MappedChecksum m = new MappedChecksum(plan.database(), plan.table(), plan.ghostTable(), originalKey, ghostKey,
+                sameKeyTypes, chunkRows);
+        for (Map.Entry<String, String> e : plan.mapping().shared().entrySet()) {
             String o = e.getKey();
             String g = e.getValue();
-            String ot = origTypes.get(o.toLowerCase(Locale.ROOT));
-            String gt = ghostTypes.get(g.toLowerCase(Locale.ROOT));
+            String[] ot = origTypes.get(o.toLowerCase(Locale.ROOT));
+            String[] gt = ghostTypes.get(g.toLowerCase(Locale.ROOT));
             if (ot == null || gt == null) {
-                uncovered.add(o);
+                m.uncovered.add(o);
                 continue;
             }
             String qo = SqlIdentifiers.quote(o);
             String qg = SqlIdentifiers.quote(g);
-            String converted = ot.equals(gt) ? qo : convert(qo, gt);
+            String converted = ot[0].equals(gt[0]) ? qo : convert(qo, gt[0]);
             if (converted == null) {
-                uncovered.add(o);
+                m.uncovered.add(o);
                 continue;
             }
-            origExpr.add(converted);
-            origExpr.add("ISNULL(" + qo + ")");
-            ghostExpr.add(qg);
-            ghostExpr.add("ISNULL(" + qg + ")");
+            m.originalExpr.add(converted);
+            m.originalExpr.add("ISNULL(" + qo + ")");
+            m.ghostExpr.add(qg);
+            m.ghostExpr.add("ISNULL(" + qg + ")");
         }
-        long[] a = sum(original, db, table, origExpr);
-        long[] b = sum(ghostSide, db, ghost, ghostExpr);
-        return new Result(a[0] == b[0] && a[1] == b[1], a[0], b[0], uncovered);
+        return m;
+    }
+
+    /**
+     * Compares chunks from the cursor on, until the table's end or {@code deadlineNanos} (at least one chunk); returns
+     * the first chunk that differs (the cursor stays before it), or null.
+     */
+    Mismatch compareUntil(Connection originalSnapshot, Connection ghostSide, long deadlineNanos) throws SQLException {
+        do {
+            List<Object> upper = chunked ? upperBound(originalSnapshot) : null;
+            long[] a = sum(originalSnapshot, table, originalKey, originalExpr, cursor, upper);
+            long[] b = sum(ghostSide, ghost, ghostKey, ghostExpr, cursor, upper);
+            if (a[0] != b[0] || a[1] != b[1]) {
+                return new Mismatch(range(cursor, upper), a[0], b[0], differingKeys(originalSnapshot, ghostSide,
+                        upper));
+            }
+            rowsCompared += a[0];
+            chunksCompared++;
+            cursor = upper;
+            done = upper == null;
+        } while (!done && System.nanoTime() < deadlineNanos);
+        return null;
+    }
+
+    boolean done() {
+        return done;
+    }
+
+    long rowsCompared() {
+        return rowsCompared;
+    }
+
+    long chunksCompared() {
+        return chunksCompared;
+    }
+
+    /** The shared columns the checksum cannot cover (no conversion to the new type), by original name. */
+    List<String> uncovered() {
+        return List.copyOf(uncovered);
+    }
+
+    /** The key of the last row of the chunk after the cursor, or null when the rest of the table is one chunk. */
+    private List<Object> upperBound(Connection original) throws SQLException {
+        List<Object> args = cursor == null ? List.of() : KeyPredicates.afterArgs(cursor);
+        String sql = "SELECT " + columns(originalKey) + " FROM " + SqlIdentifiers.qualify(db, table)
+                + (cursor == null ? "" : " WHERE " + KeyPredicates.after(originalKey)) + " ORDER BY "
+                + columns(originalKey) + " LIMIT 1 OFFSET " + (chunkRows - 1);
+        try (PreparedStatement ps = original.prepareStatement(SqlTag.tag("checksum", sql))) {
+            bind(ps, args);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return null;
+                }
+                List<Object> key = new ArrayList<>();
+                for (int i = 1; i <= originalKey.size(); i++) {
+                    key.add(rs.getObject(i));
+                }
+                return key;
+            }
+        }
+    }
+
+    private long[] sum(Connection conn, String t, List<String> key, List<String> exprs, List<Object> from,
+                       List<Object> to) throws SQLException {
+        List<Object> args = new ArrayList<>();
+        String sql = "SELECT COUNT(*), " + crc(exprs, true) + " FROM " + SqlIdentifiers.qualify(db, t)
+                + where(key, from, to, args);
+        try (PreparedStatement ps = conn.prepareStatement(SqlTag.tag("checksum", sql))) {
+            bind(ps, args);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return new long[] {rs.getLong(1), rs.getLong(2)};
+            }
+        }
+    }
+
+    /** The keys of the chunk (cursor, upper] that are missing, extra or different in the ghost (at most 10). */
+    private List<String> differingKeys(Connection original, Connection ghostSide, List<Object> upper)
+            throws SQLException {
+        Map<String, Long> a = rowCrcs(original, table, originalKey, originalExpr, upper);
+        Map<String, Long> b = rowCrcs(ghostSide, ghost, ghostKey, ghostExpr, upper);
+        List<String> out = new ArrayList<>();
+        for (Map.Entry<String, Long> e : a.entrySet()) {
+            Long g = b.get(e.getKey());
+            if (g == null) {
+                out.add(e.getKey() + " missing in the ghost");
+            } else if (!g.equals(e.getValue())) {
+                out.add(e.getKey() + " differs");
+            }
+        }
+        for (String k : b.keySet()) {
+            if (!a.containsKey(k)) {
+                out.add(k + " only in the ghost");
+            }
+        }
+        return out.size() <= MAX_KEYS_REPORTED ? out : List.copyOf(out.subList(0, MAX_KEYS_REPORTED));
+    }
+
+    private Map<String, Long> rowCrcs(Connection conn, String t, List<String> key, List<String> exprs,
+                                      List<Object> upper) throws SQLException {
+        List<Object> args = new ArrayList<>();
+        String sql = "SELECT " + columns(key) + ", " + crc(exprs, false) + " FROM " + SqlIdentifiers.qualify(db, t)
+                + where(key, cursor, upper, args) + " ORDER BY " + columns(key);
+        Map<String, Long> out = new LinkedHashMap<>();
+        try (PreparedStatement ps = conn.prepareStatement(SqlTag.tag("checksum", sql))) {
+            bind(ps, args);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    List<String> parts = new ArrayList<>();
+                    for (int i = 0; i < key.size(); i++) {
+                        parts.add(originalKey.get(i) + "=" + rs.getString(i + 1));
+                    }
+                    out.put(String.join(",", parts), rs.getLong(key.size() + 1));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static String crc(List<String> exprs, boolean aggregate) {
+        if (exprs.isEmpty()) {
+            return "0";
+        }
+        String row = "CRC32(CONCAT_WS('#', " + String.join(", ", exprs) + "))";
+        return aggregate ? "COALESCE(BIT_XOR(" + row + "), 0)" : row;
+    }
+
+    private static String where(List<String> key, List<Object> from, List<Object> to, List<Object> args) {
+        List<String> terms = new ArrayList<>();
+        if (from != null) {
+            terms.add(KeyPredicates.after(key));
+            args.addAll(KeyPredicates.afterArgs(from));
+        }
+        if (to != null) {
+            terms.add(KeyPredicates.atOrBefore(key));
+            args.addAll(KeyPredicates.atOrBeforeArgs(to));
+        }
+        return terms.isEmpty() ? "" : " WHERE " + String.join(" AND ", terms);
+    }
+
+    private String range(List<Object> from, List<Object> to) {
+        return "(" + (from == null ? "start" : originalKey + "=" + from) + ", "
+                + (to == null ? "end" : originalKey + "=" + to) + "]";
+    }
+
+    private static String columns(List<String> key) {
+        List<String> q = new ArrayList<>();
+        key.forEach(k -> q.add(SqlIdentifiers.quote(k)));
+        return String.join(", ", q);
+    }
+
+    private static void bind(PreparedStatement ps, List<Object> args) throws SQLException {
+        for (int i = 0; i < args.size(); i++) {
+            ps.setObject(i + 1, args.get(i));
+        }
     }
 
     /** The conversion of an original column to a ghost column type, or null when there is none. */
@@ -89,28 +291,20 @@ final class MappedChecksum {
         return null;
     }
 
-    private static Map<String, String> types(Connection conn, String db, String table) throws SQLException {
-        Map<String, String> out = new HashMap<>();
-        try (PreparedStatement ps = conn.prepareStatement("SELECT COLUMN_NAME, COLUMN_TYPE FROM"
+    /** Column name (lower case) to {type, collation}. */
+    private static Map<String, String[]> types(Connection conn, String db, String table) throws SQLException {
+        Map<String, String[]> out = new HashMap<>();
+        try (PreparedStatement ps = conn.prepareStatement("SELECT COLUMN_NAME, COLUMN_TYPE, COLLATION_NAME FROM"
                 + " information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?")) {
             ps.setString(1, db);
             ps.setString(2, table);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    out.put(rs.getString(1).toLowerCase(Locale.ROOT), rs.getString(2));
+                    out.put(rs.getString(1).toLowerCase(Locale.ROOT), new String[] {rs.getString(2),
+                            rs.getString(3)});
                 }
             }
         }
         return out;
-    }
-
-    private static long[] sum(Connection conn, String db, String table, List<String> exprs) throws SQLException {
-        String crc = exprs.isEmpty() ? "0" : "COALESCE(BIT_XOR(CRC32(CONCAT_WS('#', " + String.join(", ", exprs)
-                + "))), 0)";
-        try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery(SqlTag.tag("checksum",
-                "SELECT COUNT(*), " + crc + " FROM " + SqlIdentifiers.qualify(db, table)))) {
-            rs.next();
-            return new long[] {rs.getLong(1), rs.getLong(2)};
-        }
     }
 }

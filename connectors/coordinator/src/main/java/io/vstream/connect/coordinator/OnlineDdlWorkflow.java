@@ -4,13 +4,12 @@ import io.vstream.connect.coordinator.ddl.AlterAnalyzer;
 import io.vstream.connect.coordinator.ddl.AlterPlan;
 import io.vstream.connect.coordinator.ddl.AlterRefusedException;
 import io.vstream.connect.core.mapping.MigrationPlans;
-import io.vstream.connect.core.position.Flavor;
 import io.vstream.connect.core.position.GtidPosition;
-import io.vstream.connect.core.sql.ConsistentSnapshot;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,12 +20,15 @@ import org.slf4j.LoggerFactory;
 /**
  * The online-DDL workflow (seeds 001 and 000): validates the ALTER and creates the ghost table on every shard (the
  * server parses the ALTER: {@link AlterAnalyzer}), stores the plan where the applier (the sink in ghost mode) reads it,
- * waits while the applier copies and catches up, compares original and ghost by checksum through the column mapping
- * at one exact position per shard, and swaps the tables atomically with the sentry cut-over, retrying a failed
- * attempt with the original table in place. Touches every shard of the table.
+ * waits while the applier copies and catches up (publishing the copy's progress: rows copied, estimated total,
+ * percent, rate, ETA), compares original and ghost through the column mapping chunk by chunk at exact positions
+ * ({@link CutOverChecksum}), and swaps the tables atomically with the sentry cut-over, retrying a failed attempt with
+ * the original table in place. Touches every shard of the table.
  */
 final class OnlineDdlWorkflow implements Workflow {
     private static final Logger LOG = LoggerFactory.getLogger(OnlineDdlWorkflow.class);
+    private static final long ESTIMATE_EVERY_NANOS = 10_000_000_000L;
+    private static final long LOG_PROGRESS_EVERY_NANOS = 10_000_000_000L;
 
     private final VStreamCoordinatorConnectorConfig config;
     private final String workflow;
@@ -35,6 +37,12 @@ final class OnlineDdlWorkflow implements Workflow {
     private final ApplierChannel applier;
     private final AlterAnalyzer analyzer;
     private StatusRecords.Progress progress = StatusRecords.Progress.NONE;
+    private final CopyProgressEstimator estimator = new CopyProgressEstimator(Duration.ofSeconds(30));
+    private final Map<String, Long> estimates = new HashMap<>(); // per shard: the server's estimate of the table's rows
+    private long estimatesReadAt;
+    private long progressLoggedAt;
+    private boolean copyDoneLogged;
+    private final CutOverChecksum checksum;
 
     OnlineDdlWorkflow(VStreamCoordinatorConnectorConfig config, String workflow) {
         this.config = config;
@@ -45,6 +53,7 @@ final class OnlineDdlWorkflow implements Workflow {
         this.analyzer = AlterAnalyzer.builder(workflow).ghostNamePattern(config.getString(
                         VStreamCoordinatorConnectorConfig.DDL_GHOST_FORMAT)).stateDatabase(config.stateDatabase())
                 .allowNewUniqueKey(config.allowNewUniqueKey()).build();
+        this.checksum = new CutOverChecksum(config, workflow, migration, applier);
     }
 
     @Override
@@ -125,6 +134,10 @@ final class OnlineDdlWorkflow implements Workflow {
         long maxLag = 0;
         int copying = 0;
         boolean unknown = false;
+        long copied = 0;
+        long total = 0;
+        boolean counted = true;
+        boolean refreshEstimates = System.nanoTime() - estimatesReadAt > ESTIMATE_EVERY_NANOS || estimates.isEmpty();
         List<String> applied = new ArrayList<>();
         List<String> throttled = new ArrayList<>();
         for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : shards.entrySet()) {
@@ -134,28 +147,52 @@ final class OnlineDdlWorkflow implements Workflow {
                     return status.failed("the applier on shard " + e.getKey() + " cannot go on: " + failure
                             + "; the original table is untouched (cancel the workflow to drop the ghost tables)");
                 }
+                if (refreshEstimates) {
+                    estimates.put(e.getKey(), estimateRows(c));
+                }
                 List<ApplierChannel.Applied> rows = applier.applied(c);
                 if (rows.size() != 1 || rows.get(0).position() == null) {
                     unknown = true;
+                    counted = false;
                     continue;
                 }
                 ApplierChannel.Applied a = rows.get(0);
                 applied.add(e.getKey() + ":" + a.position());
                 throttle(c, e.getKey(), a, throttled);
                 String copy = a.copyState();
+                int shardCopying = 0;
                 if (copy == null || copy.isBlank()) {
                     unknown = true;
                 } else {
-                    copying += io.vstream.connect.core.position.OffsetCodec.copyStateFromJson(copy).size();
+                    shardCopying = io.vstream.connect.core.position.OffsetCodec.copyStateFromJson(copy).size();
+                    copying += shardCopying;
+                }
+                if (a.rowsCopied() == null) {
+                    counted = false;
+                } else {
+                    boolean shardDone = copy != null && !copy.isBlank() && shardCopying == 0;
+                    copied += a.rowsCopied();
+                    total += CopyProgressEstimator.shardTotal(a.rowsCopied(),
+                            estimates.getOrDefault(e.getKey(), 0L), shardDone);
                 }
                 String src = "MariaDB/" + Servers.string(c, "SELECT @@GLOBAL.gtid_binlog_pos");
                 Long lag = CloneWorkflow.lag(src, a.position());
                 maxLag = Math.max(maxLag, lag == null ? Long.MAX_VALUE : lag);
             }
         }
-        progress = new StatusRecords.Progress(null, String.join(" ", applied), unknown ? null : maxLag,
-                unknown ? null : copying);
+        if (refreshEstimates) {
+            estimatesReadAt = System.nanoTime();
+        }
         String reason = throttled.isEmpty() ? null : "copy throttled: " + String.join("; ", throttled);
+        CopyProgressEstimator.Estimate estimate = counted
+                ? estimator.observe(System.nanoTime(), copied, total, !unknown && copying == 0) : null;
+        progress = new StatusRecords.Progress(null, String.join(" ", applied), unknown ? null : maxLag,
+                unknown ? null : copying, estimate == null ? null : estimate.rowsCopied(),
+                estimate == null ? null : estimate.rowsTotal(), estimate == null ? null : estimate.percent(),
+                estimate == null || estimate.rowsPerSecond() == null ? null
+                        : Math.round(estimate.rowsPerSecond() * 10) / 10.0,
+                estimate == null ? null : estimate.etaMs(), reason);
+        logProgress(estimate, reason);
         if (!java.util.Objects.equals(reason, status.reason()) && status.state() != WorkflowState.CREATED) {
             status = new WorkflowStatus(status.state(), status.step(), status.attempts(), reason);
         }
@@ -172,6 +209,54 @@ final class OnlineDdlWorkflow implements Workflow {
             return status.to(WorkflowState.READY);
         }
         return status.at(HandoffStep.PAUSE);
+    }
+
+    /** Logs the copy's progress at INFO every 10 seconds while it runs, and once when it has completed. */
+    private void logProgress(CopyProgressEstimator.Estimate estimate, String throttled) {
+        if (estimate == null) {
+            return;
+        }
+        boolean done = estimate.etaMs() != null && estimate.etaMs() == 0 && estimate.percent() >= 100.0;
+        if (done) {
+            if (!copyDoneLogged) {
+                copyDoneLogged = true;
+                LOG.info("Workflow {}: copy completed on every shard: {} rows copied", workflow,
+                        estimate.rowsCopied());
+            }
+            return;
+        }
+        copyDoneLogged = false;
+        long now = System.nanoTime();
+        if (now - progressLoggedAt >= LOG_PROGRESS_EVERY_NANOS) {
+            progressLoggedAt = now;
+            LOG.info("Workflow {}: copying: {}{}", workflow, estimate.describe(),
+                    throttled == null ? "" : " (" + throttled + ")");
+        }
+    }
+
+    /**
+     * The server's estimate of the original table's rows (InnoDB statistics: {@code information_schema.TABLES}, or
+     * EXPLAIN when that has none); 0 when unknown.
+     */
+    private long estimateRows(Connection c) throws SQLException {
+        try (java.sql.PreparedStatement ps = c.prepareStatement(io.vstream.connect.core.sql.SqlTag.tag("coordinator",
+                "SELECT TABLE_ROWS FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?"))) {
+            ps.setString(1, config.ddlDatabase());
+            ps.setString(2, config.ddlTable());
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                if (rs.next() && rs.getLong(1) > 0) {
+                    return rs.getLong(1);
+                }
+            }
+        }
+        try (java.sql.Statement st = c.createStatement(); java.sql.ResultSet rs = st.executeQuery(
+                io.vstream.connect.core.sql.SqlTag.tag("coordinator", "EXPLAIN SELECT * FROM "
+                        + io.vstream.connect.core.sql.SqlIdentifiers.qualify(config.ddlDatabase(),
+                        config.ddlTable())))) {
+            return rs.next() ? Math.max(0, rs.getLong("rows")) : 0;
+        } catch (SQLException e) {
+            return 0;
+        }
     }
 
     /**
@@ -195,7 +280,7 @@ final class OnlineDdlWorkflow implements Workflow {
         }
     }
 
-    /** The checksum at one exact position per shard, then the atomic swap on every shard. */
+    /** The checksum (in slices, each at an exact position) on every shard, then the atomic swap on every shard. */
     private WorkflowStatus cutOver(WorkflowStatus status) throws SQLException, InterruptedException {
         if (status.attempts() >= config.cutOverMaxAttempts()) {
             runAll("RUN");
@@ -208,16 +293,27 @@ final class OnlineDdlWorkflow implements Workflow {
             return status.to(WorkflowState.COMPLETE);
         }
         Map<String, VStreamCoordinatorConnectorConfig.Endpoint> pending = new LinkedHashMap<>();
+        boolean compared = true;
         for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : shards.entrySet()) {
             if (swapped(e.getValue())) {
                 continue; // an earlier attempt (per-shard mode) swapped it already
             }
             pending.put(e.getKey(), e.getValue());
-            String mismatch = checksum(e.getKey(), e.getValue());
-            if (mismatch != null) {
-                runAll("RUN");
-                return status.failed(mismatch);
+            if (checksum.done(e.getKey())) {
+                continue;
             }
+            CutOverChecksum.Slice slice = checksum.slice(e.getKey(), e.getValue());
+            if (slice.mismatch() != null) {
+                runAll("RUN");
+                return status.failed(slice.mismatch());
+            }
+            if (slice.gaveUp() != null) {
+                return status.retry("checksum: " + slice.gaveUp());
+            }
+            compared &= checksum.done(e.getKey());
+        }
+        if (!compared) {
+            return status; // more slices of the checksum on the next rounds
         }
         String failure = CutOverRunner.run(this, config, pending, applier, workflow);
         if (failure != null) {
@@ -229,42 +325,6 @@ final class OnlineDdlWorkflow implements Workflow {
         runAll("HANDED_OFF");
         LOG.info("Workflow {}: the tables are swapped on every shard; complete", workflow);
         return status.to(WorkflowState.COMPLETE);
-    }
-
-    /**
-     * Pauses the shard's applier, stops it at the exact position S of a source snapshot, and compares the original
-     * (in the snapshot) with the ghost (which then holds exactly S) through the mapping; lets the applier run again.
-     */
-    private String checksum(String shard, VStreamCoordinatorConnectorConfig.Endpoint e)
-            throws SQLException, InterruptedException {
-        try (Connection c = Servers.open(e)) {
-            MigrationPlans.Plan plan = MigrationPlans.load(c, config.stateDatabase(), migration);
-            applier.command(c, "PAUSE", null);
-            if (applier.awaitAck(c, "PAUSE", null, config.stopTimeout()) == null) {
-                applier.command(c, "RUN", null);
-                return null; // no verdict this round; the cut-over's own barrier will catch a stuck applier
-            }
-            try (Connection snapConn = Servers.open(e);
-                 ConsistentSnapshot snap = ConsistentSnapshot.open(snapConn, Flavor.MARIADB, null)) {
-                String s = snap.position().format();
-                applier.command(c, "STOP_AT", s);
-                if (applier.awaitAck(c, "STOP_AT", s, config.stopTimeout()) == null) {
-                    applier.command(c, "RUN", null);
-                    return null;
-                }
-                MappedChecksum.Result r = MappedChecksum.compare(snap.connection(), c, plan.database(), plan.table(),
-                        plan.ghostTable(), plan.mapping());
-                applier.command(c, "RUN", null);
-                if (!r.equal()) {
-                    return "checksum at " + s + " on shard " + shard + ": the ghost table differs from the original"
-                            + " (original " + r.originalRows() + " rows, ghost " + r.ghostRows() + "); the original is"
-                            + " untouched; cancel and run the migration again";
-                }
-                LOG.info("Workflow {}: shard {}: original and ghost match at {} ({} rows{})", workflow, shard, s,
-                        r.originalRows(), r.uncovered().isEmpty() ? "" : "; not compared: " + r.uncovered());
-                return null;
-            }
-        }
     }
 
     /** The cut-over barrier of one shard: the applier reaches the position read under the lock, and idles there. */

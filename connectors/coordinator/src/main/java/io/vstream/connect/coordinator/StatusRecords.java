@@ -23,11 +23,27 @@ final class StatusRecords {
             .field("tables_copying", Schema.OPTIONAL_INT32_SCHEMA)
             .field("attempts", Schema.INT32_SCHEMA)
             .field("ts_ms", Schema.INT64_SCHEMA)
+            // added later, all optional (readers of older records see them absent)
+            .field("rows_copied", Schema.OPTIONAL_INT64_SCHEMA)
+            .field("rows_total", Schema.OPTIONAL_INT64_SCHEMA)
+            .field("progress_pct", Schema.OPTIONAL_FLOAT64_SCHEMA)
+            .field("rows_per_second", Schema.OPTIONAL_FLOAT64_SCHEMA)
+            .field("eta_ms", Schema.OPTIONAL_INT64_SCHEMA)
+            .field("throttle_reason", Schema.OPTIONAL_STRING_SCHEMA)
             .build();
 
-    /** What the coordinator measured this round (any may be null). */
-    record Progress(String sourcePosition, String appliedPosition, Long lagTransactions, Integer tablesCopying) {
+    /**
+     * What the coordinator measured this round (any may be null): positions and lag, and for a copy its progress
+     * (rows copied, the estimated total, percent, rows per second, ETA) and why it is throttled.
+     */
+    record Progress(String sourcePosition, String appliedPosition, Long lagTransactions, Integer tablesCopying,
+                    Long rowsCopied, Long rowsTotal, Double progressPct, Double rowsPerSecond, Long etaMs,
+                    String throttleReason) {
         static final Progress NONE = new Progress(null, null, null, null);
+
+        Progress(String sourcePosition, String appliedPosition, Long lagTransactions, Integer tablesCopying) {
+            this(sourcePosition, appliedPosition, lagTransactions, tablesCopying, null, null, null, null, null, null);
+        }
     }
 
     private final String topic;
@@ -52,7 +68,13 @@ final class StatusRecords {
                 .put("lag_transactions", p.lagTransactions())
                 .put("tables_copying", p.tablesCopying())
                 .put("attempts", status.attempts())
-                .put("ts_ms", System.currentTimeMillis());
+                .put("ts_ms", System.currentTimeMillis())
+                .put("rows_copied", p.rowsCopied())
+                .put("rows_total", p.rowsTotal())
+                .put("progress_pct", p.progressPct())
+                .put("rows_per_second", p.rowsPerSecond())
+                .put("eta_ms", p.etaMs())
+                .put("throttle_reason", p.throttleReason());
         return new SourceRecord(WorkflowStatus.partition(workflow), status.toOffset(), topic, null,
                 Schema.STRING_SCHEMA, workflow, SCHEMA, v);
     }

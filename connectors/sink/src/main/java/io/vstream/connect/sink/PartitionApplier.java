@@ -53,12 +53,14 @@ final class PartitionApplier implements Applier {
     private String position;
     private final Map<String, String> copyState = new LinkedHashMap<>();
     private boolean copyCompleted;
+    private long rowsCopied; // copy rows written, each chunk counted once (net of the rows a re-sent chunk replaced)
 
     // work in progress (not committed)
     private String txnGtid;
     private boolean skipping;
     private boolean dirty;
     private String chunkTable;
+    private long copiedDelta; // rows_copied change of the chunk being committed
     private final List<Struct> chunkRows = new ArrayList<>();
     private final List<SinkRecord> chunkRecords = new ArrayList<>();
     private boolean serial;
@@ -124,7 +126,9 @@ final class PartitionApplier implements Applier {
         conn.commit();
         copyState.clear();
         copyCompleted = false;
+        rowsCopied = 0;
         if (applied != null) {
+            rowsCopied = applied.rowsCopied() == null ? 0 : applied.rowsCopied();
             appliedOffset = applied.kafkaOffset();
             keyspace = applied.keyspace();
             shard = applied.shard();
@@ -503,11 +507,12 @@ final class PartitionApplier implements Applier {
                     : t.keyColumns().stream().map(t::sourceName).toList();
             List<Object> fromValues = from == null ? null : from.values();
             List<Object> toValues = to == null ? null : to.values();
+            int replaced;
             if (!serial) {
-                replaceRange(t, sourceTable, key, fromValues, toValues, rows);
+                replaced = replaceRange(t, sourceTable, key, fromValues, toValues, rows);
             } else {
                 // one row at a time, to name (or dead-letter) the row the target cannot take
-                replaceRange(t, sourceTable, key, fromValues, toValues, List.of());
+                replaced = replaceRange(t, sourceTable, key, fromValues, toValues, List.of());
                 for (int i = 0; i < rows.size(); i++) {
                     try {
                         writer.insert(t, rows.get(i));
@@ -518,6 +523,9 @@ final class PartitionApplier implements Applier {
                 }
             }
             rowsApplied += rows.size();
+            // a first copy of the range replaces nothing (the stream skips keys beyond the last copied one); a chunk
+            // the source sends again after a restart replaces its own earlier rows, which were counted already
+            copiedDelta += rows.size() - replaced;
         }
         if (value.getBoolean("completed")) {
             copyState.remove(sourceTable);
@@ -527,14 +535,14 @@ final class PartitionApplier implements Applier {
         commitState(record, value.getString("keyspace"), value.getString("shard"), position);
     }
 
-    private void replaceRange(TargetTable t, String sourceTable, List<String> key, List<Object> from, List<Object> to,
-                              List<Struct> rows) throws SQLException {
+    /** Replaces the chunk's key range; returns how many rows the range held (of this old shard, in a merge). */
+    private int replaceRange(TargetTable t, String sourceTable, List<String> key, List<Object> from, List<Object> to,
+                             List<Struct> rows) throws SQLException {
         if (ownership == null) {
-            writer.replaceRange(t, key, from, to, rows);
-        } else {
-            writer.replaceOwnedRange(t, key, from, to, rows, ownership.column(sourceTable),
-                    v -> ownership.owns(sourceTable, v));
+            return writer.replaceRange(t, key, from, to, rows);
         }
+        return writer.replaceOwnedRange(t, key, from, to, rows, ownership.column(sourceTable),
+                v -> ownership.owns(sourceTable, v));
     }
 
     private void ddl(SinkRecord record, Struct value) throws SQLException {
@@ -578,8 +586,11 @@ final class PartitionApplier implements Applier {
             }
             copy = "[" + String.join(",", parts) + "]";
         }
-        state.save(conn, new StateStore.Applied(record.kafkaOffset(), ks, sh, pos, copy, record.timestamp()));
+        long copied = Math.max(0, rowsCopied + copiedDelta);
+        state.save(conn, new StateStore.Applied(record.kafkaOffset(), ks, sh, pos, copy, record.timestamp(), copied));
         conn.commit();
+        rowsCopied = copied;
+        copiedDelta = 0;
         appliedOffset = record.kafkaOffset();
         keyspace = ks;
         shard = sh;
@@ -660,6 +671,7 @@ final class PartitionApplier implements Applier {
     }
 
     private void resetWork() {
+        copiedDelta = 0;
         txnGtid = null;
         skipping = false;
         dirty = false;

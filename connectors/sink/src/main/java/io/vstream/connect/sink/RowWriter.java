@@ -98,21 +98,24 @@ final class RowWriter {
 
     /**
      * Replaces the key range ({@code from}, {@code to}] of a table with a copy chunk: the range is emptied, then the
-     * chunk's rows inserted ({@code null} bounds: the table's start, no upper bound).
+     * chunk's rows inserted ({@code null} bounds: the table's start, no upper bound). Returns how many rows the
+     * range held before (a chunk sent again replaces its rows: the copy's row count grows by the difference).
      */
-    void replaceRange(TargetTable t, List<String> sourceKey, List<Object> from, List<Object> to, List<Struct> rows)
+    int replaceRange(TargetTable t, List<String> sourceKey, List<Object> from, List<Object> to, List<Struct> rows)
             throws SQLException {
         flush();
         Range range = range(t, sourceKey, from, to);
+        int replaced;
         try (PreparedStatement ps = conn.prepareStatement(SqlTag.tag("sink", "DELETE FROM " + t.qualified()
                 + range.where()))) {
             range.bind(ps);
-            ps.executeUpdate();
+            replaced = ps.executeUpdate();
         }
         for (Struct row : rows) {
             insert(t, row);
         }
         flush();
+        return replaced;
     }
 
     /**
@@ -120,7 +123,7 @@ final class RowWriter {
      * accepts: a new shard of a reshard that also holds rows of other old shards keeps theirs. The range's rows are
      * read (and locked) first, those owned deleted by key.
      */
-    void replaceOwnedRange(TargetTable t, List<String> sourceKey, List<Object> from, List<Object> to,
+    int replaceOwnedRange(TargetTable t, List<String> sourceKey, List<Object> from, List<Object> to,
                            List<Struct> rows, String column, Predicate<Object> owned) throws SQLException {
         flush();
         Range range = range(t, sourceKey, from, to);
@@ -162,6 +165,7 @@ final class RowWriter {
             insert(t, row);
         }
         flush();
+        return doomed.size();
     }
 
     /** The WHERE clause of a key range and its arguments. */

@@ -14,9 +14,12 @@ import java.sql.Statement;
  * transaction as the rows it accounts for, so the target always knows exactly what it holds.
  */
 final class StateStore {
-    /** What the target holds of one partition. */
+    /**
+     * What the target holds of one partition; {@code rowsCopied} counts the copy rows written (each chunk once, in its
+     * own transaction), null when not known.
+     */
     record Applied(long kafkaOffset, String keyspace, String shard, String position, String copyState,
-                   Long sourceTsMs) {
+                   Long sourceTsMs, Long rowsCopied) {
     }
 
     private final String table;
@@ -39,14 +42,27 @@ final class StateStore {
                     + " kafka_partition INT NOT NULL, kafka_offset BIGINT NOT NULL, keyspace VARCHAR(128),"
                     + " shard VARCHAR(64), position TEXT, copy_state MEDIUMTEXT, source_ts_ms BIGINT,"
                     + " updated_at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6),"
+                    + " rows_copied BIGINT,"
                     + " PRIMARY KEY (stream, topic, kafka_partition)) ENGINE=InnoDB"));
+            // a state table created before rows_copied existed gets the column (no IF NOT EXISTS: MySQL lacks it)
+            try (PreparedStatement ps = ddl.prepareStatement("SELECT COUNT(*) FROM information_schema.COLUMNS"
+                    + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = 'applied' AND COLUMN_NAME = 'rows_copied'")) {
+                ps.setString(1, stateDatabase);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (rs.next() && rs.getLong(1) == 0) {
+                        st.execute(SqlTag.tag("sink", "ALTER TABLE " + SqlIdentifiers.qualify(stateDatabase,
+                                "applied") + " ADD COLUMN rows_copied BIGINT"));
+                    }
+                }
+            }
         }
     }
 
     /** The stored state, or {@code null} when this partition has applied nothing yet. */
     Applied load(Connection conn) throws SQLException {
         try (PreparedStatement ps = conn.prepareStatement(SqlTag.tag("sink", "SELECT kafka_offset, keyspace, shard,"
-                + " position, copy_state FROM " + table + " WHERE stream = ? AND topic = ? AND kafka_partition = ?"))) {
+                + " position, copy_state, rows_copied FROM " + table
+                + " WHERE stream = ? AND topic = ? AND kafka_partition = ?"))) {
             ps.setString(1, stream);
             ps.setString(2, topic);
             ps.setInt(3, partition);
@@ -54,8 +70,9 @@ final class StateStore {
                 if (!rs.next()) {
                     return null;
                 }
+                long copied = rs.getLong(6);
                 return new Applied(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                        rs.getString(5), null);
+                        rs.getString(5), null, rs.wasNull() ? null : copied);
             }
         }
     }
@@ -63,10 +80,11 @@ final class StateStore {
     /** Records the state inside the caller's open transaction. */
     void save(Connection conn, Applied applied) throws SQLException {
         try (PreparedStatement ps = conn.prepareStatement(SqlTag.tag("sink", "INSERT INTO " + table
-                + " (stream, topic, kafka_partition, kafka_offset, keyspace, shard, position, copy_state, source_ts_ms)"
-                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE kafka_offset = VALUES(kafka_offset),"
-                + " keyspace = VALUES(keyspace), shard = VALUES(shard), position = VALUES(position),"
-                + " copy_state = VALUES(copy_state), source_ts_ms = VALUES(source_ts_ms)"))) {
+                + " (stream, topic, kafka_partition, kafka_offset, keyspace, shard, position, copy_state, source_ts_ms,"
+                + " rows_copied) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE"
+                + " kafka_offset = VALUES(kafka_offset), keyspace = VALUES(keyspace), shard = VALUES(shard),"
+                + " position = VALUES(position), copy_state = VALUES(copy_state), source_ts_ms = VALUES(source_ts_ms),"
+                + " rows_copied = VALUES(rows_copied)"))) {
             ps.setString(1, stream);
             ps.setString(2, topic);
             ps.setInt(3, partition);
@@ -79,6 +97,11 @@ final class StateStore {
                 ps.setNull(9, java.sql.Types.BIGINT);
             } else {
                 ps.setLong(9, applied.sourceTsMs());
+            }
+            if (applied.rowsCopied() == null) {
+                ps.setNull(10, java.sql.Types.BIGINT);
+            } else {
+                ps.setLong(10, applied.rowsCopied());
             }
             ps.executeUpdate();
         }
