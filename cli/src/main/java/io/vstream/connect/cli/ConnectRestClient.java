@@ -102,8 +102,37 @@ public class ConnectRestClient {
                 + "/config/validate", JSON.valueToTree(c)));
     }
 
+    /**
+     * One request; retried while the cluster answers that a rebalance is under way (409, or 500 "a rebalance is
+     * expected": Connect's answer right after a connector is created or reconfigured), up to the timeout.
+     */
     JsonNode send(String method, String path, JsonNode body) {
         URI uri = base.resolve(path);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        long backoffMs = 200;
+        while (true) {
+            HttpResponse<String> r = once(method, uri, body);
+            JsonNode json = parse(r.body());
+            if (r.statusCode() < 400) {
+                return json == null ? JSON.createObjectNode() : json;
+            }
+            String message = json != null && json.hasNonNull("message") ? json.get("message").asText() : r.body();
+            boolean rebalancing = r.statusCode() == 409
+                    || (r.statusCode() == 500 && message != null && message.toLowerCase(java.util.Locale.ROOT)
+                    .contains("rebalance"));
+            if (rebalancing && System.nanoTime() + backoffMs * 1_000_000 < deadline) {
+                sleep(backoffMs);
+                backoffMs = Math.min(2_000, backoffMs * 2);
+                continue;
+            }
+            if (r.statusCode() == 401 || r.statusCode() == 403) {
+                message += " (give --connect-user and --connect-password-file)";
+            }
+            throw CliException.failure(method + " " + uri.getPath() + ": HTTP " + r.statusCode() + ": " + message);
+        }
+    }
+
+    private HttpResponse<String> once(String method, URI uri, JsonNode body) {
         HttpRequest.Builder b = HttpRequest.newBuilder(uri).timeout(timeout).header("Accept", "application/json");
         if (authorization != null) {
             b.header("Authorization", authorization);
@@ -114,24 +143,23 @@ public class ConnectRestClient {
         } else {
             b.method(method, HttpRequest.BodyPublishers.noBody());
         }
-        HttpResponse<String> r;
         try {
-            r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+            return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
             throw CliException.unreachable("the Connect REST API at " + base, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw CliException.unreachable("the Connect REST API at " + base, e);
         }
-        JsonNode json = parse(r.body());
-        if (r.statusCode() >= 400) {
-            String message = json != null && json.hasNonNull("message") ? json.get("message").asText() : r.body();
-            if (r.statusCode() == 401 || r.statusCode() == 403) {
-                message += " (give --connect-user and --connect-password-file)";
-            }
-            throw CliException.failure(method + " " + uri.getPath() + ": HTTP " + r.statusCode() + ": " + message);
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw CliException.failure("interrupted");
         }
-        return json == null ? JSON.createObjectNode() : json;
     }
 
     private static JsonNode parse(String body) {

@@ -15,8 +15,10 @@ public record WorkflowProgress(StatusRecord latest, Double copyFraction, Integer
                                Double appliedPerSecond, Long etaSeconds, String etaBasis, String throttle,
                                String failure, String note) {
 
-    /** Rates look back this far from the latest record. */
-    static final long WINDOW_MS = 60_000;
+    /** Rates compare the latest record with the oldest one of this window... */
+    static final long WINDOW_MS = 15_000;
+    /** ...or, when the coordinator wrote nothing in it (it writes at least every 30 s), the youngest of this one. */
+    static final long LONG_WINDOW_MS = 60_000;
 
     /**
      * @param shardCount online DDL: the number of shards (one table each), which is the copy's total; 0 when
@@ -57,28 +59,34 @@ public record WorkflowProgress(StatusRecord latest, Double copyFraction, Integer
             done = total;
         }
 
-        StatusRecord earlier = earlier(all, r);
         Double perSecond = null;
+        Long now = transactions(r.appliedPosition());
+        StatusRecord earlier = now == null ? null : earlier(all, r, c -> transactions(c.appliedPosition()) != null);
         if (earlier != null) {
-            Long a = transactions(earlier.appliedPosition());
-            Long b = transactions(r.appliedPosition());
-            if (a != null && b != null && b >= a) {
-                perSecond = (b - a) * 1000.0 / (r.tsMs() - earlier.tsMs());
+            long before = transactions(earlier.appliedPosition());
+            if (now >= before) {
+                perSecond = (now - before) * 1000.0 / (r.tsMs() - earlier.tsMs());
             }
         }
 
         Long eta = null;
         String etaBasis = null;
-        if ("CATCHING_UP".equals(r.state()) && earlier != null && earlier.lagTransactions() != null
-                && r.lagTransactions() != null && r.lagTransactions() < earlier.lagTransactions()) {
-            double fallPerMs = (earlier.lagTransactions() - r.lagTransactions()) / (double) (r.tsMs() - earlier.tsMs());
+        StatusRecord lagBefore = r.lagTransactions() == null ? null
+                : earlier(all, r, c -> c.lagTransactions() != null && "CATCHING_UP".equals(c.state()));
+        if ("CATCHING_UP".equals(r.state()) && lagBefore != null && r.lagTransactions() < lagBefore.lagTransactions()) {
+            double fallPerMs = (lagBefore.lagTransactions() - r.lagTransactions())
+                    / (double) (r.tsMs() - lagBefore.tsMs());
             eta = Math.round(Math.max(0, r.lagTransactions() - readyMaxLag) / fallPerMs / 1000.0);
             etaBasis = "until ready, from the lag's fall";
         } else if ("COPYING".equals(r.state()) && fraction != null && fraction > 0 && fraction < 1
-                && h.copyStartedMs() != null && r.tsMs() > h.copyStartedMs()) {
-            long elapsed = r.tsMs() - h.copyStartedMs();
-            eta = Math.round(elapsed * (1 - fraction) / fraction / 1000.0);
-            etaBasis = "until copied, from tables copied so far";
+                && h.copyStartedMs() != null) {
+            // the copy's pace until it reached this fraction, counted down from then
+            long reached = reachedAt(all, r);
+            long took = reached - h.copyStartedMs();
+            if (took > 0) {
+                eta = Math.max(0, Math.round((took * (1 - fraction) / fraction - (r.tsMs() - reached)) / 1000.0));
+                etaBasis = "until copied, at the pace of the tables copied so far";
+            }
         } else if ("COMPLETE".equals(r.state())) {
             eta = 0L;
         }
@@ -100,20 +108,37 @@ public record WorkflowProgress(StatusRecord latest, Double copyFraction, Integer
         return null;
     }
 
-    /** The oldest record at least one second before {@code latest} and within the window, or null. */
-    private static StatusRecord earlier(List<StatusRecord> all, StatusRecord latest) {
+    /**
+     * The record to measure a rate against: the oldest that {@code usable} accepts at least one second before
+     * {@code latest} and within {@link #WINDOW_MS}, else the youngest within {@link #LONG_WINDOW_MS}; or null.
+     */
+    private static StatusRecord earlier(List<StatusRecord> all, StatusRecord latest,
+                                        java.util.function.Predicate<StatusRecord> usable) {
         StatusRecord pick = null;
         for (int i = all.size() - 1; i >= 0; i--) {
             StatusRecord c = all.get(i);
             long age = latest.tsMs() - c.tsMs();
-            if (age > WINDOW_MS) {
+            if (age > LONG_WINDOW_MS || (age > WINDOW_MS && pick != null)) {
                 break;
             }
-            if (age >= 1_000) {
+            if (age >= 1_000 && usable.test(c) && (pick == null || age <= WINDOW_MS)) {
                 pick = c;
             }
         }
         return pick;
+    }
+
+    /** When the copy first had as many tables left as {@code latest} says (the start of the latest run of them). */
+    private static long reachedAt(List<StatusRecord> all, StatusRecord latest) {
+        long at = latest.tsMs();
+        for (int i = all.size() - 1; i >= 0; i--) {
+            StatusRecord c = all.get(i);
+            if (!"COPYING".equals(c.state()) || !java.util.Objects.equals(c.tablesCopying(), latest.tablesCopying())) {
+                break;
+            }
+            at = c.tsMs();
+        }
+        return at;
     }
 
     /**

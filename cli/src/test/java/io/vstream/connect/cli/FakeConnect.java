@@ -19,6 +19,8 @@ final class FakeConnect implements AutoCloseable {
     final Map<String, Map<String, String>> configs = new LinkedHashMap<>();
     final Map<String, String> validationErrors = new ConcurrentHashMap<>(); // key -> message, for every class
     final List<String> requests = new ArrayList<>();
+    /** The next this many requests are answered as Connect does during a rebalance. */
+    final java.util.concurrent.atomic.AtomicInteger rebalancing = new java.util.concurrent.atomic.AtomicInteger();
 
     FakeConnect() throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
@@ -33,7 +35,10 @@ final class FakeConnect implements AutoCloseable {
             int code = 200;
             JsonNode answer;
             String[] parts = path.split("/");
-            if (path.startsWith("/connector-plugins/") && path.endsWith("/config/validate")) {
+            if (rebalancing.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                answer = error("Request cannot be completed because a rebalance is expected");
+                code = 500;
+            } else if (path.startsWith("/connector-plugins/") && path.endsWith("/config/validate")) {
                 answer = validate(ConnectRestClient.JSON.readTree(body));
             } else if (path.equals("/connectors") && "expand=info".equals(query)) {
                 ObjectNode n = ConnectRestClient.JSON.createObjectNode();

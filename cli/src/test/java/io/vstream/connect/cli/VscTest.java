@@ -161,6 +161,22 @@ class VscTest {
     }
 
     @Test
+    void requestsDuringARebalanceAreRetried() throws IOException {
+        try (FakeConnect connect = new FakeConnect()) {
+            connect.configs.put("w", new java.util.LinkedHashMap<>(Map.of("connector.class",
+                    ConnectorConfig.COORDINATOR_CLASS, "handoff.postpone", "true")));
+            connect.rebalancing.set(3);
+            Run r = vsc("cutover", "w", "--connect-url", connect.url());
+            assertThat(r.code()).as(r.err()).isEqualTo(ExitCodes.OK);
+            assertThat(connect.configs.get("w")).containsEntry("handoff.postpone", "false");
+            connect.rebalancing.set(1000);
+            Run gaveUp = vsc("cutover", "w", "--connect-url", connect.url(), "--timeout-ms", "1000");
+            assertThat(gaveUp.code()).isEqualTo(ExitCodes.FAILURE);
+            assertThat(gaveUp.err()).contains("HTTP 500: Request cannot be completed because a rebalance is expected");
+        }
+    }
+
+    @Test
     void statusWithoutWorkflowsSaysSo() throws IOException {
         try (FakeConnect connect = new FakeConnect()) {
             Run r = vsc("status", "--connect-url", connect.url());

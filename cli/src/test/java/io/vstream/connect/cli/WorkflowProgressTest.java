@@ -22,6 +22,8 @@ class WorkflowProgressTest {
         assertThat(p.copyDone()).isEqualTo(1);
         assertThat(p.copyTotal()).isEqualTo(2);
         assertThat(p.etaSeconds()).as("as long again as the first half took").isEqualTo(10L);
+        h.add(rec("COPYING", 1, 3L, "-80:MariaDB/0-1-5 80-:MariaDB/0-2-5", 15_000));
+        assertThat(WorkflowProgress.of(h, 2, 100).etaSeconds()).as("counting down").isEqualTo(6L);
         h.add(rec("CATCHING_UP", 0, 500L, null, 12_000));
         assertThat(WorkflowProgress.of(h, 2, 100).copyFraction()).isEqualTo(1.0);
     }
@@ -45,6 +47,29 @@ class WorkflowProgressTest {
         assertThat(p.appliedPerSecond()).isEqualTo(40.0);
         assertThat(p.etaSeconds()).as("500 tx above the ready lag, falling 50 tx/s").isEqualTo(10L);
         assertThat(p.etaBasis()).contains("lag");
+    }
+
+    @Test
+    void recordsWithoutAPositionAreSkippedForTheRate() {
+        WorkflowHistory h = new WorkflowHistory("w");
+        h.add(rec("CREATED", null, null, null, 0));
+        h.add(rec("COPYING", 2, 10L, "MariaDB/0-1-100", 2_000));
+        h.add(rec("COPYING", 2, 12L, "MariaDB/0-1-120", 4_000));
+        assertThat(WorkflowProgress.of(h, 2, 100).appliedPerSecond()).isEqualTo(10.0);
+    }
+
+    @Test
+    void ratesPreferTheLastFifteenSecondsButReachBackAMinute() {
+        WorkflowHistory h = new WorkflowHistory("w");
+        h.add(rec("READY", 0, 0L, "MariaDB/0-1-0", 0));
+        h.add(rec("READY", 0, 0L, "MariaDB/0-1-100", 40_000));
+        h.add(rec("READY", 0, 0L, "MariaDB/0-1-1000", 50_000));
+        h.add(rec("READY", 0, 0L, "MariaDB/0-1-1100", 60_000));
+        assertThat(WorkflowProgress.of(h, 0, 100).appliedPerSecond()).as("from 50 s to 60 s").isEqualTo(10.0);
+        WorkflowHistory idle = new WorkflowHistory("w");
+        idle.add(rec("READY", 0, 0L, "MariaDB/0-1-0", 0));
+        idle.add(rec("READY", 0, 0L, "MariaDB/0-1-300", 30_000));
+        assertThat(WorkflowProgress.of(idle, 0, 100).appliedPerSecond()).isEqualTo(10.0);
     }
 
     @Test
