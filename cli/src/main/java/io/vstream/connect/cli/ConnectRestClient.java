@@ -13,7 +13,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -64,8 +63,7 @@ public class ConnectRestClient {
     public Map<String, Map<String, String>> connectorConfigs() {
         Map<String, Map<String, String>> out = new LinkedHashMap<>();
         JsonNode root = send("GET", "connectors?expand=info", null);
-        for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> e = it.next();
+        for (Map.Entry<String, JsonNode> e : root.properties()) {
             out.put(e.getKey(), toMap(e.getValue().path("info").path("config")));
         }
         return out;
@@ -177,7 +175,7 @@ public class ConnectRestClient {
 
     static Map<String, String> toMap(JsonNode object) {
         Map<String, String> out = new LinkedHashMap<>();
-        object.fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().isNull() ? null : e.getValue().asText()));
+        object.properties().forEach(e -> out.put(e.getKey(), e.getValue().isNull() ? null : e.getValue().asText()));
         return out;
     }
 

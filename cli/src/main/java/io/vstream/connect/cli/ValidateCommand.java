@@ -80,7 +80,7 @@ final class ValidateCommand implements Callable<Integer> {
             throw CliException.usage(f + " must hold one JSON object of configuration keys (as config-examples/)");
         }
         Map<String, String> out = new LinkedHashMap<>();
-        root.fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().isNull() ? null
+        root.properties().forEach(e -> out.put(e.getKey(), e.getValue().isNull() ? null
                 : e.getValue().isValueNode() ? e.getValue().asText() : e.getValue().toString()));
         if (out.get("connector.class") == null || out.get("connector.class").isBlank()) {
             throw CliException.usage(f + " has no connector.class");
