@@ -53,7 +53,7 @@ public final class Vsc implements java.util.concurrent.Callable<Integer> {
             if (e instanceof CliException c) {
                 cmd.getErr().println("vsc: " + c.getMessage());
                 if (c.exitCode() == ExitCodes.USAGE) {
-                    cmd.getErr().println("Try 'vsc " + cmd.getCommandName() + " --help'.");
+                    cmd.getErr().println("Try '" + cmd.getCommandSpec().qualifiedName() + " --help'.");
                 }
                 return c.exitCode();
             }

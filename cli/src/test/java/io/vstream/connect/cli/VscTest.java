@@ -59,7 +59,7 @@ class VscTest {
         Run noPassword = vsc("start", "online-ddl", "--name", "w", "--keyspace", "k", "--table", "t", "--alter",
                 "ADD COLUMN c INT", "--shards", "-=h:1", "--user", "u", "--dry-run");
         assertThat(noPassword.code()).isEqualTo(ExitCodes.USAGE);
-        assertThat(noPassword.err()).contains("missing --password-file");
+        assertThat(noPassword.err()).contains("missing --password-file").contains("Try 'vsc start online-ddl --help'");
         assertThat(vsc("--help").code()).isEqualTo(ExitCodes.OK);
         assertThat(vsc("--help").out()).contains("Exit codes: 0 ok, 1 failure");
     }
