@@ -1,0 +1,119 @@
+package io.vstream.connect.cli;
+
+import java.io.PrintWriter;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * The operator controls, each a documented config change of the workflow's coordinator connector (GET its config,
+ * change one key, PUT it back): {@code postpone} sets {@code handoff.postpone=true}, {@code cutover} sets it back to
+ * false (releasing a postponed cut-over), {@code cancel} sets {@code workflow.cancel=true}.
+ */
+abstract class ControlCommand implements Callable<Integer> {
+    @Mixin
+    ClusterOptions cluster;
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "W", description = "The workflow (its coordinator connector's name or workflow.name).")
+    String workflow;
+
+    @Option(names = "--json", description = "Print the result as JSON.")
+    boolean json;
+
+    abstract String key();
+
+    abstract String value();
+
+    abstract String effect();
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        ConnectRestClient rest = cluster.rest();
+        Workflows.Info info = Workflows.named(Workflows.find(rest.connectorConfigs()), workflow)
+                .orElseThrow(() -> CliException.failure("no workflow " + workflow + " on " + rest.base()
+                        + ": no coordinator connector has that name or workflow.name"));
+        Map<String, String> config = new LinkedHashMap<>(rest.config(info.coordinator()));
+        String before = config.get(key());
+        boolean changed = !value().equals(before);
+        if (changed) {
+            config.put(key(), value());
+            rest.putConfig(info.coordinator(), config);
+        }
+        if (json) {
+            var n = ConnectRestClient.JSON.createObjectNode();
+            n.put("workflow", info.name());
+            n.put("coordinator", info.coordinator());
+            n.put("key", key());
+            n.put("value", value());
+            n.put("previous", before);
+            n.put("changed", changed);
+            Output.json(out, n);
+        } else if (changed) {
+            out.println(info.name() + ": " + key() + "=" + value() + " on connector " + info.coordinator() + "; "
+                    + effect());
+        } else {
+            out.println(info.name() + ": " + key() + " is already " + value() + "; nothing changed");
+        }
+        return ExitCodes.OK;
+    }
+
+    @Command(name = "postpone", mixinStandardHelpOptions = true,
+            description = "Hold the cut-over: the workflow waits in POSTPONED once ready (handoff.postpone=true).")
+    static final class Postpone extends ControlCommand {
+        String key() {
+            return "handoff.postpone";
+        }
+
+        String value() {
+            return "true";
+        }
+
+        String effect() {
+            return "once ready the workflow waits in POSTPONED (the stream keeps applying) until 'vsc cutover "
+                    + workflow + "'";
+        }
+    }
+
+    @Command(name = "cutover", mixinStandardHelpOptions = true,
+            description = "Release a postponed cut-over (handoff.postpone=false).")
+    static final class Cutover extends ControlCommand {
+        String key() {
+            return "handoff.postpone";
+        }
+
+        String value() {
+            return "false";
+        }
+
+        String effect() {
+            return "the cut-over runs as soon as the workflow is ready";
+        }
+    }
+
+    @Command(name = "cancel", mixinStandardHelpOptions = true,
+            description = "Cancel the workflow (workflow.cancel=true): appliers retired, ghost tables dropped, original"
+                    + " tables untouched. A complete workflow cannot be cancelled.")
+    static final class Cancel extends ControlCommand {
+        String key() {
+            return "workflow.cancel";
+        }
+
+        String value() {
+            return "true";
+        }
+
+        String effect() {
+            return "the coordinator cancels the workflow at its next round (state CANCELLED)";
+        }
+    }
+}

@@ -1,0 +1,178 @@
+package io.vstream.connect.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vstream.connect.cli.ConnectorConfig.Role;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Renders one workflow for {@code vsc status}: as text for people (state, progress bar, rates, ETA, lag, throttle,
+ * cut-over attempts, failure, the Connect status of its connectors) or as JSON for scripts. What the status record
+ * does not carry is shown as {@code -}. No I/O.
+ */
+public final class StatusView {
+    static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss'Z'")
+            .withZone(ZoneOffset.UTC);
+    private static final ProgressBar BAR = new ProgressBar(30);
+
+    /** A workflow as shown: its connectors, the computed progress, and each connector's Connect status (or null). */
+    public record Row(Workflows.Info info, WorkflowProgress progress, Map<Role, JsonNode> connectStatus) {
+    }
+
+    private StatusView() {
+    }
+
+    public static String text(Row row, long nowMs, boolean showAge) {
+        Workflows.Info i = row.info();
+        WorkflowProgress p = row.progress();
+        StatusRecord r = p.latest();
+        StringBuilder sb = new StringBuilder();
+        String state = r == null ? "(no status record yet)" : r.state() + (r.step() == null ? "" : " / step " + r.step());
+        sb.append(i.name()).append("  ").append(i.type()).append("  ").append(state).append('\n');
+        String copy = p.copyDone() == null || p.copyTotal() == null ? ""
+                : "  " + p.copyDone() + "/" + p.copyTotal() + (i.shardCount() > 0 ? " shards copied" : " tables copied");
+        line(sb, "progress", BAR.render(p.copyFraction()) + copy);
+        line(sb, "rows", "copied -   rows/s -");
+        line(sb, "applied", (p.appliedPerSecond() == null ? "-" : String.format(Locale.ROOT, "%.1f", p.appliedPerSecond()))
+                + " tx/s   lag " + (r == null || r.lagTransactions() == null ? "-" : r.lagTransactions() + " tx")
+                + "   ETA " + eta(p));
+        line(sb, "throttle", p.throttle() == null ? "-" : p.throttle());
+        line(sb, "cut-over", "attempts " + (r == null ? "-" : r.attempts()) + (i.postponed() ? "   postponed by config"
+                : "") + (i.cancelled() ? "   cancel requested" : ""));
+        if (p.failure() != null) {
+            line(sb, "FAILED", p.failure());
+        }
+        if (p.note() != null) {
+            line(sb, "reason", p.note());
+        }
+        if (r != null) {
+            line(sb, "updated", TIME.format(Instant.ofEpochMilli(r.tsMs()))
+                    + (showAge ? " (" + Math.max(0, (nowMs - r.tsMs()) / 1000) + " s ago)" : ""));
+        }
+        boolean first = true;
+        for (Role role : Role.values()) {
+            String name = name(i, role);
+            JsonNode s = row.connectStatus() == null ? null : row.connectStatus().get(role);
+            String label = first ? "connectors" : "";
+            first = false;
+            line(sb, label, String.format(Locale.ROOT, "%-11s %-28s %s", role.label(), name == null ? "(not found)" : name,
+                    connect(name, s)));
+        }
+        return sb.toString();
+    }
+
+    private static void line(StringBuilder sb, String label, String value) {
+        sb.append(String.format(Locale.ROOT, "  %-10s %s%n", label, value));
+    }
+
+    static String eta(WorkflowProgress p) {
+        if (p.etaSeconds() == null) {
+            return "-";
+        }
+        long s = p.etaSeconds();
+        String t = s >= 3600 ? String.format(Locale.ROOT, "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
+                : String.format(Locale.ROOT, "%d:%02d", s / 60, s % 60);
+        return p.etaBasis() == null ? t : t + " (" + p.etaBasis() + ")";
+    }
+
+    private static String connect(String name, JsonNode s) {
+        if (name == null) {
+            return "";
+        }
+        if (s == null) {
+            return "MISSING";
+        }
+        StringBuilder sb = new StringBuilder(s.path("connector").path("state").asText("?"));
+        JsonNode tasks = s.path("tasks");
+        if (tasks.isEmpty()) {
+            sb.append("  no tasks");
+        }
+        for (JsonNode t : tasks) {
+            sb.append("  task ").append(t.path("id").asInt()).append(' ').append(t.path("state").asText("?"));
+            if (t.hasNonNull("trace")) {
+                String first = t.get("trace").asText().lines().findFirst().orElse("");
+                sb.append(" (").append(first.length() > 160 ? first.substring(0, 160) + "..." : first).append(')');
+            }
+        }
+        return sb.toString();
+    }
+
+    static String name(Workflows.Info i, Role role) {
+        return switch (role) {
+            case COORDINATOR -> i.coordinator();
+            case SOURCE -> i.source();
+            case SINK -> i.sink();
+        };
+    }
+
+    public static ObjectNode json(Row row) {
+        Workflows.Info i = row.info();
+        WorkflowProgress p = row.progress();
+        StatusRecord r = p.latest();
+        ObjectNode n = ConnectRestClient.JSON.createObjectNode();
+        n.put("workflow", i.name());
+        n.put("type", i.type());
+        n.put("state", r == null ? null : r.state());
+        n.put("step", r == null ? null : r.step());
+        n.put("reason", r == null ? null : r.reason());
+        n.put("failure", p.failure());
+        n.put("throttle", p.throttle());
+        n.put("attempts", r == null ? null : r.attempts());
+        n.put("lag_transactions", r == null ? null : r.lagTransactions());
+        n.put("tables_copying", r == null ? null : r.tablesCopying());
+        n.put("copy_done", p.copyDone());
+        n.put("copy_total", p.copyTotal());
+        n.put("progress_percent", p.copyFraction() == null ? null : (int) Math.floor(p.copyFraction() * 100));
+        n.putNull("rows_copied");
+        n.putNull("rows_per_second");
+        n.put("applied_transactions_per_second", p.appliedPerSecond());
+        n.put("eta_seconds", p.etaSeconds());
+        n.put("source_position", r == null ? null : r.sourcePosition());
+        n.put("applied_position", r == null ? null : r.appliedPosition());
+        n.put("ts_ms", r == null ? null : r.tsMs());
+        n.put("postponed_by_config", i.postponed());
+        n.put("cancel_requested", i.cancelled());
+        n.put("status_topic", i.statusTopic());
+        ObjectNode connectors = n.putObject("connectors");
+        for (Role role : Role.values()) {
+            ObjectNode c = connectors.putObject(role.label());
+            String name = name(i, role);
+            c.put("name", name);
+            JsonNode s = row.connectStatus() == null ? null : row.connectStatus().get(role);
+            c.put("state", name == null ? null : s == null ? "MISSING" : s.path("connector").path("state").asText(null));
+            ArrayNode tasks = c.putArray("tasks");
+            if (s != null) {
+                for (JsonNode t : s.path("tasks")) {
+                    ObjectNode tn = tasks.addObject();
+                    tn.put("id", t.path("id").asInt());
+                    tn.put("state", t.path("state").asText(null));
+                    if (t.hasNonNull("trace")) {
+                        tn.put("trace", t.get("trace").asText());
+                    }
+                }
+            }
+        }
+        return n;
+    }
+
+    /** The connectors' Connect status, by role, as {@code GET /connectors/{name}/status} returns it. */
+    static Map<Role, JsonNode> connectStatus(ConnectRestClient rest, Workflows.Info i) {
+        Map<Role, JsonNode> out = new LinkedHashMap<>();
+        for (Role role : Role.values()) {
+            String name = name(i, role);
+            if (name != null) {
+                JsonNode s = rest.status(name);
+                if (s != null) {
+                    out.put(role, s);
+                }
+            }
+        }
+        return out;
+    }
+}

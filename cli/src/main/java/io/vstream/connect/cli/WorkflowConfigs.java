@@ -1,0 +1,210 @@
+package io.vstream.connect.cli;
+
+import io.vstream.connect.cli.ConnectorConfig.Role;
+import io.vstream.connect.cli.Endpoints.HostPort;
+import io.vstream.connect.core.event.TopicNames;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Generates the three connector configurations of a workflow with exactly the keys of config-examples/ for that
+ * workflow (online DDL: online-ddl-{source,sink,coordinator}.json; clone: cdc-source.json in copy mode,
+ * clone-sink.json, clone-coordinator.json). Naming: the coordinator is the workflow's name {@code W} (so its status
+ * records are keyed by {@code W} and the migration id is {@code W}), the source {@code W-source}, the sink
+ * {@code W-sink} (its stream name, the coordinator's {@code applier.stream}). The list is in deployment order:
+ * coordinator first (the clone preflight checks the target before the applier writes; the ghost sink waits for the
+ * coordinator's plan), then the source, then the sink. No I/O.
+ */
+public final class WorkflowConfigs {
+    private WorkflowConfigs() {
+    }
+
+    /** What every workflow shares: names, topics and per-role overrides ({@code --set role:key=value}). */
+    public record Common(String name, String statusTopic, String topicPrefix, String replicationFactor,
+                         Map<Role, Map<String, String>> overrides) {
+        public Common {
+            overrides = overrides == null ? Map.of() : overrides;
+        }
+
+        String prefix() {
+            return topicPrefix == null || topicPrefix.isBlank() ? name : topicPrefix;
+        }
+    }
+
+    /** {@code vsc start online-ddl}. */
+    public record OnlineDdl(Common common, String keyspace, String database, String table, String alter,
+                            LinkedHashMap<String, HostPort> shards, String user, String password, boolean postpone,
+                            String cutoverMode, long lockTimeoutMs, long heartbeatMs) {
+    }
+
+    /** {@code vsc start clone}: one source shard into an empty target, handed over to native replication. */
+    public record Clone(Common common, String keyspace, String database, String shard, HostPort source,
+                        HostPort target, String tables, String user, String password, String applierUser,
+                        String applierPassword, String targetUser, String targetPassword, String replicationUser,
+                        String replicationPassword, String tableEngine, boolean postpone) {
+    }
+
+    public static String sourceName(String workflow) {
+        return workflow + "-source";
+    }
+
+    public static String sinkName(String workflow) {
+        return workflow + "-sink";
+    }
+
+    public static List<ConnectorConfig> onlineDdl(OnlineDdl w) {
+        Common c = w.common();
+        String topology = Endpoints.topology(w.shards());
+        String database = w.database() == null || w.database().isBlank() ? w.keyspace() : w.database();
+
+        Map<String, String> coord = new LinkedHashMap<>();
+        coord.put("connector.class", ConnectorConfig.COORDINATOR_CLASS);
+        coord.put("tasks.max", "1");
+        coord.put("workflow", "online-ddl");
+        coord.put("shards", topology);
+        coord.put("source.user", w.user());
+        coord.put("source.password", w.password());
+        coord.put("ddl.database", database);
+        coord.put("ddl.table", w.table());
+        coord.put("ddl.alter", w.alter());
+        coord.put("ddl.migration", c.name());
+        coord.put("applier.stream", sinkName(c.name()));
+        coord.put("status.topic", c.statusTopic());
+        coord.put("cutover.mode", w.cutoverMode());
+        coord.put("cutover.lock.timeout.ms", String.valueOf(w.lockTimeoutMs()));
+        coord.put("handoff.postpone", String.valueOf(w.postpone()));
+        coord.put("topic.creation.default.partitions", "1");
+        coord.put("topic.creation.default.replication.factor", c.replicationFactor());
+
+        Map<String, String> source = new LinkedHashMap<>();
+        source.put("connector.class", ConnectorConfig.SOURCE_CLASS);
+        source.put("tasks.max", String.valueOf(w.shards().size()));
+        source.put("keyspace", w.keyspace());
+        source.put("database", database);
+        source.put("topology", topology);
+        source.put("user", w.user());
+        source.put("password", w.password());
+        source.put("topic.prefix", c.prefix());
+        source.put("start.mode", "copy");
+        source.put("table.include.list", w.table());
+        source.put("heartbeat.interval.ms", String.valueOf(w.heartbeatMs()));
+        source.put("topic.creation.default.partitions", "1");
+        source.put("topic.creation.default.replication.factor", c.replicationFactor());
+
+        List<String> topics = new ArrayList<>();
+        w.shards().keySet().forEach(s -> topics.add(TopicNames.shardTopic(c.prefix(), w.keyspace(), s)));
+        Map<String, String> sink = new LinkedHashMap<>();
+        sink.put("connector.class", ConnectorConfig.SINK_CLASS);
+        sink.put("tasks.max", "1");
+        sink.put("topics", String.join(",", topics));
+        sink.put("mode", "ghost");
+        sink.put("ghost.migration", c.name());
+        sink.put("target.topology", topology);
+        sink.put("target.user", w.user());
+        sink.put("target.password", w.password());
+        sink.put("consumer.override.metadata.max.age.ms", "10000");
+        return assemble(c, coord, source, sink);
+    }
+
+    public static List<ConnectorConfig> clone(Clone w) {
+        Common c = w.common();
+        String database = w.database() == null || w.database().isBlank() ? w.keyspace() : w.database();
+        String applierUser = w.applierUser() == null || w.applierUser().isBlank() ? w.targetUser() : w.applierUser();
+        String applierPassword = w.applierUser() == null || w.applierUser().isBlank() ? w.targetPassword()
+                : w.applierPassword();
+
+        Map<String, String> coord = new LinkedHashMap<>();
+        coord.put("connector.class", ConnectorConfig.COORDINATOR_CLASS);
+        coord.put("tasks.max", "1");
+        coord.put("workflow", "clone");
+        coord.put("applier.stream", sinkName(c.name()));
+        coord.put("status.topic", c.statusTopic());
+        coord.put("source.host", w.source().host());
+        coord.put("source.port", String.valueOf(w.source().port()));
+        coord.put("source.user", w.user());
+        coord.put("source.password", w.password());
+        coord.put("target.host", w.target().host());
+        coord.put("target.port", String.valueOf(w.target().port()));
+        coord.put("target.user", w.targetUser());
+        coord.put("target.password", w.targetPassword());
+        coord.put("replication.user", w.replicationUser());
+        coord.put("replication.password", w.replicationPassword());
+        coord.put("handoff.postpone", String.valueOf(w.postpone()));
+        coord.put("topic.creation.default.partitions", "1");
+        coord.put("topic.creation.default.replication.factor", c.replicationFactor());
+
+        Map<String, String> source = new LinkedHashMap<>();
+        source.put("connector.class", ConnectorConfig.SOURCE_CLASS);
+        source.put("tasks.max", "1");
+        source.put("keyspace", w.keyspace());
+        source.put("database", database);
+        source.put("topology", w.shard() + "=" + w.source());
+        source.put("user", w.user());
+        source.put("password", w.password());
+        source.put("topic.prefix", c.prefix());
+        source.put("start.mode", "copy");
+        source.put("heartbeat.interval.ms", "1000");
+        if (w.tables() != null && !w.tables().isBlank()) {
+            source.put("table.include.list", w.tables());
+        }
+        source.put("topic.creation.default.partitions", "1");
+        source.put("topic.creation.default.replication.factor", c.replicationFactor());
+        source.put("exactly.once.support", "requested");
+        source.put("transaction.boundary", "connector");
+
+        Map<String, String> sink = new LinkedHashMap<>();
+        sink.put("connector.class", ConnectorConfig.SINK_CLASS);
+        sink.put("tasks.max", "1");
+        sink.put("topics", TopicNames.shardTopic(c.prefix(), w.keyspace(), w.shard()));
+        sink.put("mode", "clone");
+        sink.put("target.host", w.target().host());
+        sink.put("target.port", String.valueOf(w.target().port()));
+        sink.put("target.user", applierUser);
+        sink.put("target.password", applierPassword);
+        sink.put("target.binlog", "off");
+        sink.put("table.create", "true");
+        sink.put("table.engine", w.tableEngine());
+        sink.put("ddl.apply", "true");
+        sink.put("state.database", "_vstream");
+        sink.put("errors.tolerance", "none");
+        sink.put("consumer.override.max.poll.records", "2000");
+        return assemble(c, coord, source, sink);
+    }
+
+    private static List<ConnectorConfig> assemble(Common c, Map<String, String> coord, Map<String, String> source,
+                                                  Map<String, String> sink) {
+        coord.putAll(c.overrides().getOrDefault(Role.COORDINATOR, Map.of()));
+        source.putAll(c.overrides().getOrDefault(Role.SOURCE, Map.of()));
+        sink.putAll(c.overrides().getOrDefault(Role.SINK, Map.of()));
+        return List.of(new ConnectorConfig(Role.COORDINATOR, c.name(), coord),
+                new ConnectorConfig(Role.SOURCE, sourceName(c.name()), source),
+                new ConnectorConfig(Role.SINK, sinkName(c.name()), sink));
+    }
+
+    /**
+     * Parses {@code --set role:key=value} (role: source, sink or coordinator) into per-role overrides; a usage
+     * error names a malformed entry.
+     */
+    public static Map<Role, Map<String, String>> overrides(List<String> entries) {
+        Map<Role, Map<String, String>> out = new LinkedHashMap<>();
+        for (String e : entries == null ? List.<String>of() : entries) {
+            int colon = e.indexOf(':');
+            int eq = e.indexOf('=');
+            if (colon <= 0 || eq < colon + 2) {
+                throw CliException.usage("--set '" + e + "' must be <source|sink|coordinator>:<key>=<value>,"
+                        + " e.g. coordinator:poll.interval.ms=500");
+            }
+            Role role;
+            try {
+                role = Role.valueOf(e.substring(0, colon).strip().toUpperCase(java.util.Locale.ROOT));
+            } catch (IllegalArgumentException ex) {
+                throw CliException.usage("--set '" + e + "': the role must be source, sink or coordinator");
+            }
+            out.computeIfAbsent(role, r -> new LinkedHashMap<>()).put(e.substring(colon + 1, eq).strip(),
+                    e.substring(eq + 1));
+        }
+        return out;
+    }
+}
