@@ -12,9 +12,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-/** {@code vsc start online-ddl|clone}: generates a workflow's three connectors, validates them and deploys them. */
+/** {@code vsc start online-ddl|clone|reshard}: generates a workflow's three connectors, validates them and deploys them. */
 @Command(name = "start", description = "Start a workflow: generate, validate and deploy its three connectors.",
-        subcommands = {StartCommand.OnlineDdl.class, StartCommand.Clone.class}, mixinStandardHelpOptions = true)
+        subcommands = {StartCommand.OnlineDdl.class, StartCommand.Clone.class, StartCommand.Reshard.class}, mixinStandardHelpOptions = true)
 final class StartCommand implements Callable<Integer> {
     @Spec
     CommandSpec startSpec;
@@ -22,7 +22,7 @@ final class StartCommand implements Callable<Integer> {
     /** {@code vsc start} alone: the usage, as a usage error. */
     @Override
     public Integer call() {
-        startSpec.commandLine().getErr().println("vsc start: say which workflow: online-ddl or clone");
+        startSpec.commandLine().getErr().println("vsc start: say which workflow: online-ddl, clone or reshard");
         startSpec.commandLine().usage(startSpec.commandLine().getErr());
         return ExitCodes.USAGE;
     }
@@ -188,6 +188,37 @@ final class StartCommand implements Callable<Integer> {
             var configs = WorkflowConfigs.clone(new WorkflowConfigs.Clone(common(), keyspace, database, shard, src,
                     tgt, tables, user, password(), applierUser, applierPassword, targetUser, targetPassword,
                     replicationUser, replicationPassword, tableEngine, postpone));
+            return Deployer.run(cluster, name, configs, dryRun, json, spec.commandLine().getOut());
+        }
+    }
+
+    @Command(name = "reshard", mixinStandardHelpOptions = true,
+            description = "Split or merge the keyspace's shards, switched with a journal (docs/reshard.md).")
+    static final class Reshard extends Shared implements Callable<Integer> {
+        @Option(names = "--from", required = true, paramLabel = "SHARD=HOST:PORT,...",
+                description = "The old shards, e.g. -=10.0.0.1:3306.")
+        String from;
+
+        @Option(names = "--to", required = true, paramLabel = "SHARD=HOST:PORT,...",
+                description = "The new (empty) shards, e.g. -80=10.0.0.2:3306,80-=10.0.0.3:3306.")
+        String to;
+
+        @Option(names = "--vindex", defaultValue = "hash", paramLabel = "V",
+                description = "The vindex of the sharding columns (default ${DEFAULT-VALUE}).")
+        String vindex;
+
+        @Option(names = "--columns", paramLabel = "TABLE:COLUMN,...", description = "Each table's sharding column.")
+        String columns;
+
+        @Option(names = "--column-default", paramLabel = "COLUMN",
+                description = "The sharding column of tables --columns does not list.")
+        String columnDefault;
+
+        @Override
+        public Integer call() {
+            var configs = WorkflowConfigs.reshard(new WorkflowConfigs.Reshard(common(), keyspace, database,
+                    Endpoints.shards("--from", from), Endpoints.shards("--to", to), vindex, columns, columnDefault,
+                    user, password(), postpone));
             return Deployer.run(cluster, name, configs, dryRun, json, spec.commandLine().getOut());
         }
     }

@@ -11,7 +11,21 @@ import java.io.IOException;
  */
 public record StatusRecord(String workflow, String type, String state, String step, String reason,
                            String sourcePosition, String appliedPosition, Long lagTransactions, Integer tablesCopying,
-                           int attempts, long tsMs) {
+                           int attempts, long tsMs, Rows rows) {
+
+    /**
+     * The copy's row counts as the coordinator measures them (online DDL: rows copied counted by the applier, total
+     * estimated from the server; optional fields, absent from older coordinators and other workflows).
+     */
+    public record Rows(Long copied, Long total, Double percent, Double perSecond, Long etaMs, String throttleReason) {
+        static final Rows NONE = new Rows(null, null, null, null, null, null);
+    }
+
+    public StatusRecord(String workflow, String type, String state, String step, String reason, String sourcePosition,
+                        String appliedPosition, Long lagTransactions, Integer tablesCopying, int attempts, long tsMs) {
+        this(workflow, type, state, step, reason, sourcePosition, appliedPosition, lagTransactions, tablesCopying,
+                attempts, tsMs, Rows.NONE);
+    }
 
     /** Parses a record value; null for a tombstone or a value that is not a status record. */
     public static StatusRecord fromJson(byte[] value) {
@@ -34,7 +48,17 @@ public record StatusRecord(String workflow, String type, String state, String st
                 text(v, "step"), text(v, "reason"), text(v, "source_position"), text(v, "applied_position"),
                 v.hasNonNull("lag_transactions") ? v.get("lag_transactions").asLong() : null,
                 v.hasNonNull("tables_copying") ? v.get("tables_copying").asInt() : null,
-                v.path("attempts").asInt(0), v.path("ts_ms").asLong(0));
+                v.path("attempts").asInt(0), v.path("ts_ms").asLong(0),
+                new Rows(number(v, "rows_copied"), number(v, "rows_total"), decimal(v, "progress_pct"),
+                        decimal(v, "rows_per_second"), number(v, "eta_ms"), text(v, "throttle_reason")));
+    }
+
+    private static Long number(JsonNode v, String field) {
+        return v.hasNonNull(field) ? v.get(field).asLong() : null;
+    }
+
+    private static Double decimal(JsonNode v, String field) {
+        return v.hasNonNull(field) ? v.get(field).asDouble() : null;
     }
 
     private static String text(JsonNode v, String field) {

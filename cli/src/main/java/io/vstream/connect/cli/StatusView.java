@@ -38,7 +38,11 @@ public final class StatusView {
         String copy = p.copyDone() == null || p.copyTotal() == null ? ""
                 : "  " + p.copyDone() + "/" + p.copyTotal() + (i.shardCount() > 0 ? " shards copied" : " tables copied");
         line(sb, "progress", BAR.render(p.copyFraction()) + copy);
-        line(sb, "rows", "copied -   rows/s -");
+        StatusRecord.Rows rows = r == null || r.rows() == null ? StatusRecord.Rows.NONE : r.rows();
+        line(sb, "rows", "copied " + (rows.copied() == null ? "-" : String.format(Locale.ROOT, "%,d", rows.copied())
+                + (rows.total() == null ? "" : String.format(Locale.ROOT, " of ~%,d", rows.total())))
+                + "   rows/s " + (rows.perSecond() == null ? "-" : String.format(Locale.ROOT, "%,.0f",
+                rows.perSecond())));
         line(sb, "applied", (p.appliedPerSecond() == null ? "-" : String.format(Locale.ROOT, "%.1f", p.appliedPerSecond()))
                 + " tx/s   lag " + (r == null || r.lagTransactions() == null ? "-" : r.lagTransactions() + " tx")
                 + "   ETA " + eta(p));
@@ -129,8 +133,10 @@ public final class StatusView {
         n.put("copy_done", p.copyDone());
         n.put("copy_total", p.copyTotal());
         n.put("progress_percent", p.copyFraction() == null ? null : (int) Math.floor(p.copyFraction() * 100));
-        n.putNull("rows_copied");
-        n.putNull("rows_per_second");
+        StatusRecord.Rows rowCounts = r == null || r.rows() == null ? StatusRecord.Rows.NONE : r.rows();
+        n.put("rows_copied", rowCounts.copied());
+        n.put("rows_total", rowCounts.total());
+        n.put("rows_per_second", rowCounts.perSecond());
         n.put("applied_transactions_per_second", p.appliedPerSecond());
         n.put("eta_seconds", p.etaSeconds());
         n.put("source_position", r == null ? null : r.sourcePosition());

@@ -46,6 +46,12 @@ public final class WorkflowConfigs {
                         String replicationPassword, String tableEngine, boolean postpone) {
     }
 
+    /** {@code vsc start reshard}: the keyspace's old shards into new ones, switched with a journal. */
+    public record Reshard(Common common, String keyspace, String database, LinkedHashMap<String, HostPort> from,
+                          LinkedHashMap<String, HostPort> to, String vindex, String columns, String columnDefault,
+                          String user, String password, boolean postpone) {
+    }
+
     public static String sourceName(String workflow) {
         return workflow + "-source";
     }
@@ -171,6 +177,79 @@ public final class WorkflowConfigs {
         sink.put("errors.tolerance", "none");
         sink.put("consumer.override.max.poll.records", "2000");
         return assemble(c, coord, source, sink);
+    }
+
+    /** The keys of config-examples/reshard-{source,sink,coordinator}.json. */
+    public static List<ConnectorConfig> reshard(Reshard w) {
+        Common c = w.common();
+        String from = Endpoints.topology(w.from());
+        String to = Endpoints.topology(w.to());
+        String database = w.database() == null || w.database().isBlank() ? w.keyspace() : w.database();
+        Map<String, String> coord = new LinkedHashMap<>();
+        coord.put("connector.class", ConnectorConfig.COORDINATOR_CLASS);
+        coord.put("tasks.max", "1");
+        coord.put("workflow", "reshard");
+        coord.put("workflow.name", c.name());
+        coord.put("reshard.keyspace", w.keyspace());
+        coord.put("reshard.database", database);
+        coord.put("shards", from);
+        coord.put("reshard.target.shards", to);
+        coord.put("source.user", w.user());
+        coord.put("source.password", w.password());
+        coord.put("reshard.vindex", w.vindex());
+        putIfSet(coord, "reshard.columns", w.columns());
+        putIfSet(coord, "reshard.column.default", w.columnDefault());
+        coord.put("applier.stream", sinkName(c.name()));
+        coord.put("status.topic", c.statusTopic());
+        coord.put("handoff.postpone", String.valueOf(w.postpone()));
+        coord.put("ready.max.lag.transactions", "100");
+        coord.put("handoff.stop.timeout.ms", "60000");
+        coord.put("topic.creation.default.partitions", "1");
+        coord.put("topic.creation.default.replication.factor", c.replicationFactor());
+
+        Map<String, String> source = new LinkedHashMap<>();
+        source.put("connector.class", ConnectorConfig.SOURCE_CLASS);
+        source.put("tasks.max", String.valueOf(w.from().size()));
+        source.put("keyspace", w.keyspace());
+        source.put("database", database);
+        source.put("topology", from);
+        source.put("user", w.user());
+        source.put("password", w.password());
+        source.put("topic.prefix", c.prefix());
+        source.put("start.mode", "copy");
+        source.put("heartbeat.interval.ms", "500");
+        source.put("reshard.journal.database", "_vstream");
+        source.put("reshard.fallback", "copy");
+        source.put("topic.creation.default.partitions", "1");
+        source.put("topic.creation.default.replication.factor", c.replicationFactor());
+
+        List<String> topics = new ArrayList<>();
+        w.from().keySet().forEach(shard -> topics.add(TopicNames.shardTopic(c.prefix(), w.keyspace(), shard)));
+        Map<String, String> sink = new LinkedHashMap<>();
+        sink.put("connector.class", ConnectorConfig.SINK_CLASS);
+        sink.put("tasks.max", String.valueOf(w.from().size()));
+        sink.put("topics", String.join(",", topics));
+        sink.put("mode", "reshard");
+        sink.put("target.topology", to);
+        sink.put("target.user", w.user());
+        sink.put("target.password", w.password());
+        sink.put("reshard.vindex", w.vindex());
+        putIfSet(sink, "reshard.columns", w.columns());
+        putIfSet(sink, "reshard.column.default", w.columnDefault());
+        sink.put("table.create", "true");
+        sink.put("table.engine", "InnoDB");
+        sink.put("ddl.apply", "true");
+        sink.put("state.database", "_vstream");
+        sink.put("errors.tolerance", "none");
+        sink.put("consumer.override.max.poll.records", "2000");
+        sink.put("consumer.override.metadata.max.age.ms", "10000");
+        return assemble(c, coord, source, sink);
+    }
+
+    private static void putIfSet(Map<String, String> m, String key, String value) {
+        if (value != null && !value.isBlank()) {
+            m.put(key, value);
+        }
     }
 
     private static List<ConnectorConfig> assemble(Common c, Map<String, String> coord, Map<String, String> source,

@@ -9,7 +9,7 @@ import java.util.List;
  * What {@code vsc status} shows for a workflow beyond the latest status record, computed from successive records:
  * the copy's progress (shard tables copied out of all), applied transactions per second (from the applied GTID
  * positions), and an ETA (from the lag's fall while catching up, or the copy's pace while copying). Row counts are
- * not in the status record, so neither rows copied nor rows/s can be computed: they stay null. No I/O.
+ * When the coordinator publishes row counts (online DDL), the copy's percent, rows, rows/s and ETA are its own. No I/O.
  */
 public record WorkflowProgress(StatusRecord latest, Double copyFraction, Integer copyDone, Integer copyTotal,
                                Double appliedPerSecond, Long etaSeconds, String etaBasis, String throttle,
@@ -91,8 +91,17 @@ public record WorkflowProgress(StatusRecord latest, Double copyFraction, Integer
             eta = 0L;
         }
 
+        StatusRecord.Rows rows = r.rows() == null ? StatusRecord.Rows.NONE : r.rows();
+        if ("COPYING".equals(r.state()) && rows.percent() != null) {
+            fraction = Math.min(1.0, rows.percent() / 100.0); // the coordinator's count of rows beats tables
+            if (rows.etaMs() != null) {
+                eta = Math.round(rows.etaMs() / 1000.0);
+                etaBasis = "until copied, from the rows copied per second";
+            }
+        }
         String reason = r.reason();
-        String throttle = reason != null && reason.startsWith("copy throttled") ? reason : null;
+        String throttle = rows.throttleReason() != null ? rows.throttleReason()
+                : reason != null && reason.startsWith("copy throttled") ? reason : null;
         String failure = "FAILED".equals(r.state()) ? reason : null;
         String note = reason != null && throttle == null && failure == null ? reason : null;
         return new WorkflowProgress(r, fraction, done, total > 0 ? total : null, perSecond, eta, etaBasis, throttle,

@@ -26,4 +26,20 @@ class StatusRecordTest {
         assertThat(StatusRecord.fromJson("{\"a\":1}".getBytes(StandardCharsets.UTF_8))).isNull();
         assertThat(StatusRecord.fromJson("not json".getBytes(StandardCharsets.UTF_8))).isNull();
     }
+
+    @Test
+    void readsTheCoordinatorsRowCountsAndUsesThemForProgress() {
+        String withRows = PAYLOAD.replace("\"ts_ms\":1000}", "\"ts_ms\":1000,\"rows_copied\":30500,"
+                + "\"rows_total\":41700,\"progress_pct\":73.1,\"rows_per_second\":4186.5,\"eta_ms\":26000,"
+                + "\"throttle_reason\":null}");
+        StatusRecord r = StatusRecord.fromJson(withRows.getBytes(StandardCharsets.UTF_8));
+        assertThat(r.rows()).isEqualTo(new StatusRecord.Rows(30500L, 41700L, 73.1, 4186.5, 26000L, null));
+        WorkflowHistory h = new WorkflowHistory("w");
+        h.add(r);
+        WorkflowProgress p = WorkflowProgress.of(h, 2, 100);
+        assertThat(p.copyFraction()).isEqualTo(0.731, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(p.etaSeconds()).isEqualTo(26L);
+        assertThat(StatusRecord.fromJson(PAYLOAD.getBytes(StandardCharsets.UTF_8)).rows())
+                .isEqualTo(StatusRecord.Rows.NONE);
+    }
 }

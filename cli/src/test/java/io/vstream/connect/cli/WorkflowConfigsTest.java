@@ -61,6 +61,24 @@ class WorkflowConfigsTest {
     }
 
     @Test
+    void reshardHasExactlyTheKeysOfTheExamplesAndWiresThemTogether() throws IOException {
+        List<ConnectorConfig> cs = WorkflowConfigs.reshard(new WorkflowConfigs.Reshard(new WorkflowConfigs.Common(
+                "reshard-commerce", "vstream.status", "vstream", "3", Map.of()), "commerce", null,
+                Endpoints.shards("--from", "-=127.0.0.1:3310"),
+                Endpoints.shards("--to", "-80=127.0.0.1:3311,80-=127.0.0.1:3312"), "hash",
+                "customer:customer_id,corder:customer_id", "id", "vstream_reshard", "s", false));
+        assertThat(new TreeSet<>(cs.get(0).config().keySet())).isEqualTo(exampleKeys("reshard-coordinator.json"));
+        assertThat(new TreeSet<>(cs.get(1).config().keySet())).isEqualTo(exampleKeys("reshard-source.json"));
+        assertThat(new TreeSet<>(cs.get(2).config().keySet())).isEqualTo(exampleKeys("reshard-sink.json"));
+        assertThat(cs.get(0).config()).containsEntry("applier.stream", "reshard-commerce-sink")
+                .containsEntry("shards", "-=127.0.0.1:3310")
+                .containsEntry("reshard.target.shards", "-80=127.0.0.1:3311,80-=127.0.0.1:3312");
+        assertThat(cs.get(2).config()).containsEntry("topics", "vstream.commerce.-").containsEntry("mode", "reshard")
+                .containsEntry("target.topology", cs.get(0).config().get("reshard.target.shards"))
+                .containsEntry("reshard.columns", cs.get(0).config().get("reshard.columns"));
+    }
+
+    @Test
     void cloneHasExactlyTheKeysOfTheExamples() throws IOException {
         List<ConnectorConfig> cs = WorkflowConfigs.clone(new WorkflowConfigs.Clone(new WorkflowConfigs.Common(
                 "commerce-80-clone", "vstream.status", "vstream", "3", Map.of()), "commerce", null, "-80",
