@@ -3,6 +3,7 @@ package io.vstream.connect.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.vstream.connect.core.event.ControlEvents;
 import io.vstream.connect.core.event.EventHeaders;
 import io.vstream.connect.core.event.EventType;
 import io.vstream.connect.core.event.SchemaNames;
@@ -14,7 +15,12 @@ import io.vstream.connect.testsupport.registry.ApicurioRegistry;
 import io.vstream.connect.testsupport.registry.CcompatApi;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -23,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -30,6 +37,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.storage.Converter;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -207,7 +216,78 @@ class AvroRegistryIT {
         }
         assertThat(log.ofType(EventType.VGTID).get(0).value.get("position").toString()).startsWith("MariaDB/");
         assertThat(log.records).filteredOn(r -> r.event != EventType.ROW).allMatch(r -> r.key == null);
+
+        // the keyspace topic's records (the shard list) convert too, and nothing failed the task
+        AvroLog keyspace = AvroLog.await(TopicNames.keyspaceTopic("vs_" + db, "ks"), l -> true);
+        GenericRecord topology = keyspace.records.get(0).value;
+        assertThat(topology.getSchema().getFullName()).isEqualTo("io.vstream.connect.Topology");
+        assertThat(((List<?>) topology.get("shards")).stream().map(Object::toString)).containsExactly("-");
+        connect.awaitRunning(name, 1, Duration.ofSeconds(5));
         connect.delete(name);
+    }
+
+    /**
+     * Every control record type converts, including those the stream above does not produce (a reshard's JOURNAL, a
+     * stream-wide COPY_COMPLETED with no shard): each value goes through the same converter class and configuration,
+     * loaded from the converter's plugin directory, and back through a plain Avro decoder.
+     */
+    @Test
+    void everyControlRecordTypeConverts() throws Exception {
+        Map<String, Struct> samples = new LinkedHashMap<>();
+        samples.put("BEGIN", ControlEvents.begin("ks", "-80", "0-1-7", 1L, 0L));
+        samples.put("COMMIT", ControlEvents.commit("ks", "-80", "0-1-7", "MariaDB/0-1-7", 3L, 1L, 0L));
+        samples.put("DDL", ControlEvents.ddl("ks", "-80", "db", "ALTER TABLE t ADD COLUMN c INT", "0-1-8",
+                "MariaDB/0-1-8", 2L));
+        samples.put("VGTID", ControlEvents.position("ks", "-80", "MariaDB/0-1-8", null, 3L, 1L));
+        samples.put("LASTPK", ControlEvents.lastPk("ks", "-80", "t", null, "{\"id\":10}", false, 10L, 4L));
+        samples.put("COPY_COMPLETED", ControlEvents.copyCompleted("ks", null, null, 5L));
+        samples.put("JOURNAL", ControlEvents.journal("ks", "-80", 42L, "{\"id\":42}", 6L));
+        samples.put("TOPOLOGY", ControlEvents.topology("ks", List.of("-80", "80-"), 7L));
+        Path dir = Paths.get(System.getProperty(AvroPlugins.CONVERTER_DIR_PROPERTY));
+        List<URL> jars = new ArrayList<>();
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path jar : (Iterable<Path>) files::iterator) {
+                jars.add(jar.toUri().toURL());
+            }
+        }
+        ConfluentAvro decoder = new ConfluentAvro(registry.ccompat());
+        try (URLClassLoader loader = new URLClassLoader(jars.toArray(URL[]::new), getClass().getClassLoader())) {
+            Converter converter = (Converter) loader.loadClass(CONVERTER_CLASS).getDeclaredConstructor()
+                    .newInstance();
+            Map<String, String> config = new HashMap<>();
+            avro(registry.url()).forEach((k, v) -> {
+                if (k.startsWith("value.converter.")) {
+                    config.put(k.substring("value.converter.".length()), v);
+                }
+            });
+            ClassLoader previous = Thread.currentThread().getContextClassLoader();
+            Thread.currentThread().setContextClassLoader(loader);
+            try {
+                converter.configure(config, false);
+                for (Map.Entry<String, Struct> e : samples.entrySet()) {
+                    Struct value = e.getValue();
+                    byte[] bytes = converter.fromConnectData("vs_control.ks.-80", value.schema(), value);
+                    GenericRecord decoded = decoder.decode(bytes);
+                    assertThat(decoded.getSchema().getFullName()).as(e.getKey()).isEqualTo(value.schema().name());
+                    for (org.apache.kafka.connect.data.Field f : value.schema().fields()) {
+                        Object expected = value.get(f);
+                        Object actual = decoded.get(f.name());
+                        if (expected instanceof List<?> list) {
+                            assertThat(((List<?>) actual).stream().map(Object::toString).toList()).as(e.getKey()
+                                    + "." + f.name()).isEqualTo(list);
+                        } else {
+                            assertThat(actual == null ? null : actual instanceof CharSequence ? actual.toString()
+                                    : actual).as(e.getKey() + "." + f.name()).isEqualTo(expected);
+                        }
+                    }
+                }
+            } finally {
+                Thread.currentThread().setContextClassLoader(previous);
+                converter.getClass().getMethod("close").invoke(converter);
+            }
+        }
+        assertThat(registry.ccompat().subjects()).contains("io.vstream.connect.Journal",
+                "io.vstream.connect.Topology", "io.vstream.connect.CopyCompleted");
     }
 
     private static List<String> columnNames(GenericRecord field) {
