@@ -227,6 +227,33 @@ class AvroRegistryIT {
     }
 
     /**
+     * What an operator sees when a DDL makes an incompatible row schema: a NOT NULL column, even with a DEFAULT, is a
+     * required Avro field without a default (the binlog does not carry column defaults), which BACKWARD refuses. The
+     * task fails naming the registry's refusal; nothing is skipped. docs/avro.md says how to choose the level.
+     */
+    @Test
+    void aNotNullColumnAddedUnderBackwardCompatibilityFailsTheTaskLoudly() throws Exception {
+        String db = SHARDS.freshDatabase();
+        MariaDbServer s = SHARDS.server(0);
+        s.execute(db, "CREATE TABLE t (id INT PRIMARY KEY, a VARCHAR(10))");
+        String name = "avro-nn-" + db;
+        Map<String, String> config = SourceConfigs.with(SourceConfigs.keyspace("ks", db, List.of(s), 1));
+        config.putAll(avro(registry.url()));
+        connect.deploy(name, config);
+        connect.awaitRunning(name, 1, Duration.ofSeconds(60));
+        String topic = TopicNames.shardTopic("vs_" + db, "ks", "-");
+        AvroLog.await(topic, log -> log.has(EventType.COPY_COMPLETED));
+        s.execute(db, "INSERT INTO t VALUES (1, 'x')", "ALTER TABLE t ADD COLUMN b INT NOT NULL DEFAULT 0",
+                "INSERT INTO t VALUES (2, 'y', 2)");
+        String trace = connect.awaitTaskFailure(name, Duration.ofSeconds(60));
+        String envelope = SchemaNames.envelope("vs_" + db, "ks", "t");
+        assertThat(trace).contains("RuleViolationException").contains("Incompatible artifact: " + envelope);
+        assertThat(registry.ccompat().versions(envelope)).containsExactly(1);
+        assertThat(AvroLog.read(topic).rows()).hasSize(1);
+        connect.delete(name);
+    }
+
+    /**
      * Every control record type converts, including those the stream above does not produce (a reshard's JOURNAL, a
      * stream-wide COPY_COMPLETED with no shard): each value goes through the same converter class and configuration,
      * loaded from the converter's plugin directory, and back through a plain Avro decoder.
