@@ -348,7 +348,7 @@ class ReshardIT {
         }
 
         /** Waits until the coordinator has completed the switch; the writer then follows the journal. */
-        Journal awaitSwitch() throws InterruptedException {
+        Journal awaitSwitch() throws InterruptedException, SQLException {
             List<Struct> statuses = CloneHandoffIT.awaitState(cluster, statusTopic, "COMPLETE", Duration.ofSeconds(180));
             Struct last = statuses.get(statuses.size() - 1);
             assertThat(last.getString("reason")).contains("switched: journal");
@@ -357,7 +357,66 @@ class ReshardIT {
             }
             Journal j = target.journal();
             assertThat(j).isNotNull();
+            try {
+                verifyAtTheSwitch();
+            } finally {
+                target.release();
+            }
             return j;
+        }
+
+        /**
+         * At the switch (the old shards read-only, the writers held back from the new ones): each new shard holds
+         * exactly the old shards' rows of its key range, compared by a per-row checksum (CRC32 of every column).
+         */
+        void verifyAtTheSwitch() throws SQLException {
+            Map<Long, Long> source = new HashMap<>();
+            for (MariaDbServer s : old.values()) {
+                source.putAll(rowSums(s));
+            }
+            for (Map.Entry<String, MariaDbServer> e : next.entrySet()) {
+                KeyRange range = KeyRange.parse(e.getKey());
+                Map<Long, Long> expected = new HashMap<>();
+                source.forEach((id, sum) -> {
+                    if (range.contains(HASH.keyspaceId(id))) {
+                        expected.put(id, sum);
+                    }
+                });
+                Map<Long, Long> actual = rowSums(e.getValue());
+                List<String> diffs = new ArrayList<>();
+                for (Map.Entry<Long, Long> x : expected.entrySet()) {
+                    Long a = actual.get(x.getKey());
+                    if (!x.getValue().equals(a)) {
+                        diffs.add(a == null ? "id " + x.getKey() + " missing" : "id " + x.getKey() + " differs");
+                    }
+                }
+                actual.keySet().stream().filter(id -> !expected.containsKey(id))
+                        .forEach(id -> diffs.add("id " + id + " does not belong here"));
+                assertThat(diffs).as("new shard %s against the old shards at the switch (%d rows expected)",
+                        e.getKey(), expected.size()).isEmpty();
+                assertThat(expected).as("rows of new shard %s", e.getKey()).isNotEmpty();
+            }
+        }
+
+        /** id -> CRC32 of every column of the row, on one server. */
+        private Map<Long, Long> rowSums(MariaDbServer server) throws SQLException {
+            Map<Long, Long> out = new HashMap<>();
+            try (Connection c = server.connect(db); Statement st = c.createStatement()) {
+                List<String> cols = new ArrayList<>();
+                try (ResultSet rs = st.executeQuery("SELECT column_name FROM information_schema.columns WHERE"
+                        + " table_schema = DATABASE() AND table_name = 'orders' ORDER BY ordinal_position")) {
+                    while (rs.next()) {
+                        cols.add("IFNULL(`" + rs.getString(1) + "`, '\\N')");
+                    }
+                }
+                try (ResultSet rs = st.executeQuery("SELECT id, CRC32(CONCAT_WS('#', " + String.join(", ", cols)
+                        + ")) FROM orders")) {
+                    while (rs.next()) {
+                        out.put(rs.getLong(1), rs.getLong(2));
+                    }
+                }
+            }
+            return out;
         }
 
         /** Each new shard holds exactly the acknowledged rows of its key range, and none of another range. */
@@ -473,6 +532,12 @@ class ReshardIT {
         final Map<String, MariaDbServer> next;
         final List<KeyRange> ranges = new ArrayList<>();
         private volatile boolean switched;
+        private final java.util.concurrent.CountDownLatch released = new java.util.concurrent.CountDownLatch(1);
+
+        /** Lets the writers onto the new shards (until then a connection to them waits, so the test sees the switch). */
+        void release() {
+            released.countDown();
+        }
 
         RoutingTarget(String db, String keyspace, Map<String, MariaDbServer> old, Map<String, MariaDbServer> next) {
             this.db = db;
@@ -502,7 +567,16 @@ class ReshardIT {
         /** As the application's account (no READ_ONLY ADMIN): the old shards refuse its writes after the switch. */
         @Override
         public Connection connect(int shard) throws SQLException {
-            MariaDbServer server = owner(switched() ? next : old, ranges.get(shard));
+            boolean onNew = switched();
+            if (onNew) {
+                try {
+                    released.await(120, java.util.concurrent.TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new SQLException("interrupted while waiting for the test to release the new shards", e);
+                }
+            }
+            MariaDbServer server = owner(onNew ? next : old, ranges.get(shard));
             return java.sql.DriverManager.getConnection("jdbc:mariadb://" + server.host() + ":" + server.port() + "/"
                     + db, APP_USER, APP_PASSWORD);
         }
