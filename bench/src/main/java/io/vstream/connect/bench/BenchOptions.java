@@ -19,13 +19,14 @@ import java.util.List;
  * @param converter  the connector's key and value converter: {@code json-schemas} (JsonConverter with schemas, the
  *                   worker default of the test harness) or {@code json} (JsonConverter without schemas); the clone
  *                   and ddl scenarios always use schemas (the sink needs them)
+ * @param jfr        whether the broker's and the worker's JVMs record a JFR profile (bench/run's {@code --jfr})
  */
 record BenchOptions(Scale scale, List<String> scenarios, int pairs, int warmups, Path outDir, Path workDir,
-                    Duration runTimeout, String converter) {
+                    Duration runTimeout, String converter, boolean jfr) {
 
     static final String USAGE = "usage: bench/run [--scale tiny|small|medium] [--only cdc|copy|clone|ddl] [--pairs N]"
             + " [--warmup N]"
-            + " [--converter json-schemas|json] [--out DIR] [--run-timeout SECONDS]";
+            + " [--converter json-schemas|json] [--out DIR] [--run-timeout SECONDS] [--jfr]";
 
     /** Every scenario, in the order a default run runs them. */
     static final List<String> SCENARIOS = List.of("cdc", "copy", "clone", "ddl");
@@ -39,6 +40,7 @@ record BenchOptions(Scale scale, List<String> scenarios, int pairs, int warmups,
         Path work = Path.of("target", "work");
         Duration timeout = Duration.ofMinutes(10);
         String converter = "json-schemas";
+        boolean jfr = false;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             String v = i + 1 < args.length ? args[i + 1] : null;
@@ -61,13 +63,17 @@ record BenchOptions(Scale scale, List<String> scenarios, int pairs, int warmups,
                         throw new IllegalArgumentException("--converter must be json-schemas or json, was '" + v + "'");
                     }
                 }
+                case "--jfr" -> {
+                    jfr = true;
+                    i--; // no value
+                }
                 case "--run-timeout" -> timeout = Duration.ofSeconds(positive(a, require(a, v)));
                 case "-h", "--help" -> throw new IllegalArgumentException(USAGE);
                 default -> throw new IllegalArgumentException("unknown option '" + a + "'\n" + USAGE);
             }
             i++;
         }
-        return new BenchOptions(scale, scenarios, pairs, warmups, out, work, timeout, converter);
+        return new BenchOptions(scale, scenarios, pairs, warmups, out, work, timeout, converter, jfr);
     }
 
     private static String require(String option, String value) {

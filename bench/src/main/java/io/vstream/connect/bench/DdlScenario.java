@@ -1,6 +1,5 @@
 package io.vstream.connect.bench;
 
-import io.vstream.connect.testsupport.connect.ConnectCluster;
 import io.vstream.connect.testsupport.db.MariaDbServer;
 import io.vstream.connect.testsupport.db.MariaDbShards;
 import java.sql.Connection;
@@ -65,7 +64,7 @@ final class DdlScenario {
                 + " (the original is kept as orders_old; drop not timed). The cut-over's write block: the"
                 + " coordinator's own measurement (LOCK TABLES acquired to UNLOCK TABLES returned), read from its"
                 + " log line 'Workflow <name>: shard - attempt <n>: SWAPPED, writes blocked <ms> ms' in"
-                + " bench/target/bench.log (neither the status records nor a listener expose it)");
+                + " the Connect worker process's log, bench/target/work/kafka-bench-ddl/logs/connect.log (neither the status records nor a listener expose it)");
         settings.put("peer", (peer.version() == null ? PtOnlineSchemaChange.BINARY + " (unavailable: "
                 + peer.unavailable() + ")" : peer.version()) + ": " + String.join(" ", quoted(peer.command("<db>")))
                 + ", other options default (--chunk-time 0.5, triggers, the old table dropped after the swap, in the"
@@ -83,7 +82,7 @@ final class DdlScenario {
         Bench.say(String.format("ddl: %,d-row table, ALTER %s, write load %.0f tx/s; peer %s", rows, DdlTable.ALTER,
                 DdlTable.WRITES_PER_SECOND, peer.version() == null ? "unavailable" : peer.version()));
         singles.add(baseline(table));
-        try (ConnectCluster connect = Bench.connectCluster("bench-ddl")) {
+        try (ConnectProcesses connect = Bench.connectCluster("bench-ddl", options, Bench.WORKER_HEAP)) {
             OnlineDdlRun ours = new OnlineDdlRun(connect, server, "bench-" + runId + "-ddl");
             int[] run = {0};
             Alternation runs = Alternation.run("ddl", "rows", ScenarioResult.Goal.TIME, options.warmups(),

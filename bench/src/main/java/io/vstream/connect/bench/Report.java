@@ -23,9 +23,13 @@ final class Report {
     private final Map<String, String> setup;
     private final List<ScenarioResult> scenarios;
     private final List<String> errors;
+    private Map<Plots.Chart, String> plotFiles = Map.of();
+
+    private final Footprint footprint;
 
     Report(String started, BenchOptions options, Machine machine, Map<String, String> setup,
-           List<ScenarioResult> scenarios, List<String> errors) {
+           List<ScenarioResult> scenarios, List<String> errors, Footprint footprint) {
+        this.footprint = footprint;
         this.started = started;
         this.options = options;
         this.machine = machine;
@@ -42,9 +46,13 @@ final class Report {
             name = stamp + "-" + n;
         }
         Path md = dir.resolve(name + ".md");
+        plotFiles = Plots.write(dir, name);
         Files.writeString(md, markdown(), StandardCharsets.UTF_8);
+        ObjectNode json = json();
+        ArrayNode plots = json.putArray("plots");
+        plotFiles.forEach((c, file) -> plots.addObject().put("id", c.id()).put("title", c.title()).put("file", file));
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(dir.resolve(name + ".json").toFile(),
-                json());
+                json);
         return md;
     }
 
@@ -67,6 +75,13 @@ final class Report {
         o.append('\n');
         for (ScenarioResult s : scenarios) {
             scenario(o, s);
+        }
+        if (footprint != null) {
+            footprint.markdown(o);
+        }
+        if (!plotFiles.isEmpty()) {
+            o.append("## Plots\n\n");
+            plotFiles.forEach((c, file) -> o.append("![").append(c.title()).append("](").append(file).append(")\n\n"));
         }
         if (!errors.isEmpty()) {
             o.append("## Errors\n\n");
@@ -306,6 +321,40 @@ final class Report {
             ArrayNode singles = n.putArray("singles");
             for (Measurement single : s.singles()) {
                 measurement(singles.addObject().put("what", single.side()), single);
+            }
+        }
+        if (footprint != null) {
+            ObjectNode fp = root.putObject("footprint");
+            fp.put("worker_heap", Footprint.HEAP);
+            number(fp, "peak_heap_used_mb", footprint.peakHeapMb());
+            number(fp, "peak_rss_mb", footprint.peakRssMb());
+            fp.put("all_runs_valid", footprint.allValid());
+            number(fp, "rss_growth_last_over_first", footprint.rssGrowth());
+            Boolean flat = footprint.flat();
+            if (flat == null) {
+                fp.putNull("flat");
+            } else {
+                fp.put("flat", flat);
+            }
+            ArrayNode fr = fp.putArray("runs");
+            for (Footprint.Run r : footprint.runs()) {
+                ObjectNode rn = fr.addObject().put("run", r.label()).put("valid", r.valid());
+                number(rn, "start_s", r.start());
+                number(rn, "end_s", r.end());
+                number(rn, "rate", r.rateItems());
+                number(rn, "heap_used_mb", r.heapUsedMb());
+                number(rn, "old_used_mb", r.oldUsedMb());
+                number(rn, "rss_mb", r.rssMb());
+                number(rn, "gc_seconds", r.gcSeconds());
+            }
+            ArrayNode fs = fp.putArray("samples");
+            for (MemorySampler.Sample x : footprint.samples()) {
+                ObjectNode sn = fs.addObject();
+                number(sn, "t", x.t());
+                number(sn, "rss_mb", x.rssMb());
+                number(sn, "heap_used_mb", x.heapUsedMb());
+                number(sn, "old_used_mb", x.oldUsedMb());
+                number(sn, "gc_seconds", x.gcSeconds());
             }
         }
         ArrayNode err = root.putArray("errors");
