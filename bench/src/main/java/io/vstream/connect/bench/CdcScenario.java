@@ -93,7 +93,7 @@ final class CdcScenario {
                                 after == null ? Double.NaN : after.heapUsedMb(),
                                 after == null ? Double.NaN : after.oldUsedMb(),
                                 after == null ? Double.NaN : after.rssMb(),
-                                after == null || before == null ? Double.NaN : after.gcSeconds() - before.gcSeconds()));
+                                after == null ? Double.NaN : after.gcSeconds() - (before == null ? 0 : before.gcSeconds())));
                         return plots.add("us", m, ours::lastTimeline);
                     },
                     () -> plots.add("binlog client", peer.read(table.database(), table.table(), load.startGtid(),

@@ -88,17 +88,22 @@ final class DdlScenario {
             Alternation runs = Alternation.run("ddl", "rows", ScenarioResult.Goal.TIME, options.warmups(),
                     options.pairs(), () -> {
                         try (DdlTable.Run t = prepare(table, "ddl_us", ++run[0])) {
-                            return ours.run(t, rows, options.runTimeout());
+                            Measurement m = ours.run(t, rows, options.runTimeout());
+                            latencies.put("us (last run)", t.latencies());
+                            return m;
                         }
                     }, () -> {
                         if (peer.unavailable() != null) {
                             return Measurement.unavailable("peer", rows, peer.unavailable());
                         }
                         try (DdlTable.Run t = prepare(table, "ddl_ptosc", ++run[0])) {
-                            return peer.run(t, rows, options.runTimeout());
+                            Measurement m = peer.run(t, rows, options.runTimeout());
+                            latencies.put("pt-online-schema-change (last run)", t.latencies());
+                            return m;
                         }
                     });
             singles.add(alterCopy(table, rows));
+            latencyChart();
             List<ScenarioResult.Check> checks = checks(runs.pairs, peer.unavailable());
             return new ScenarioResult("ddl", String.format(Locale.ROOT, "the same ALTER on a %,d-row table under %.0f"
                             + " writes/s", rows, DdlTable.WRITES_PER_SECOND), "rows",
@@ -106,6 +111,16 @@ final class DdlScenario {
                     ScenarioResult.Goal.TIME, settings, runs.warmups, runs.pairs, singles, checks,
                     peer.unavailable());
         }
+    }
+
+    /** Each write's latency over its run's window: baseline (before: no migration), us, pt-osc, ALGORITHM=COPY. */
+    private void latencyChart() {
+        List<Plots.Series> series = new ArrayList<>();
+        latencies.forEach((name, points) -> series.add(new Plots.Series(name,
+                points.stream().map(p -> p[0]).toList(), points.stream().map(p -> p[1]).toList())));
+        Plots.add(new Plots.Chart("ddl-write-latency", "ddl: latency of each write, before (the load alone) and during"
+                + " the migration", "seconds from the load's start (the write's slot in its fixed pace)",
+                "write latency, ms (log scale)", series, true));
     }
 
     private static DdlTable.Run prepare(DdlTable table, String hint, int n) {
@@ -117,9 +132,12 @@ final class DdlScenario {
     }
 
     /** The write load alone on a fresh table: what its latency is without a migration. */
+    private final Map<String, List<double[]>> latencies = new LinkedHashMap<>();
+
     private Measurement baseline(DdlTable table) throws InterruptedException {
         try (DdlTable.Run t = prepare(table, "ddl_baseline", 0)) {
             WriteWindow w = t.loadAlone(Duration.ofSeconds(BASELINE_SECONDS));
+            latencies.put("baseline: the load alone, no migration", t.latencies());
             String wrong = t.verify(false);
             Measurement m = new Measurement("baseline", w.seconds(), table.rows(), table.rows(), Double.NaN,
                     wrong == null, wrong == null ? "" : wrong, w);
@@ -144,6 +162,7 @@ final class DdlScenario {
                 seconds = (System.nanoTime() - t0) / 1e9;
                 w = t.stopLoad();
             }
+            latencies.put("ALTER TABLE ... ALGORITHM=COPY", t.latencies());
             String wrong = failure != null ? failure : t.verify(true);
             Measurement m = new Measurement("ALTER TABLE ... ALGORITHM=COPY", seconds, rows, rows, Double.NaN,
                     wrong == null, wrong == null ? "" : wrong, w);
