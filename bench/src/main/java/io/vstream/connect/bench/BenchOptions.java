@@ -20,13 +20,16 @@ import java.util.List;
  *                   worker default of the test harness) or {@code json} (JsonConverter without schemas); the clone
  *                   and ddl scenarios always use schemas (the sink needs them)
  * @param jfr        whether the broker's and the worker's JVMs record a JFR profile (bench/run's {@code --jfr})
+ * @param sourceProps settings added to the source connector's config in cdc and copy ({@code --source-prop K=V},
+ *                    repeatable; e.g. {@code producer.override.batch.size=1048576}): for experiments, the report says
+ *                    which
  */
 record BenchOptions(Scale scale, List<String> scenarios, int pairs, int warmups, Path outDir, Path workDir,
-                    Duration runTimeout, String converter, boolean jfr) {
+                    Duration runTimeout, String converter, boolean jfr, java.util.Map<String, String> sourceProps) {
 
     static final String USAGE = "usage: bench/run [--scale tiny|small|medium] [--only cdc|copy|clone|ddl] [--pairs N]"
             + " [--warmup N]"
-            + " [--converter json-schemas|json] [--out DIR] [--run-timeout SECONDS] [--jfr]";
+            + " [--converter json-schemas|json] [--out DIR] [--run-timeout SECONDS] [--jfr] [--source-prop KEY=VALUE]";
 
     /** Every scenario, in the order a default run runs them. */
     static final List<String> SCENARIOS = List.of("cdc", "copy", "clone", "ddl");
@@ -41,6 +44,7 @@ record BenchOptions(Scale scale, List<String> scenarios, int pairs, int warmups,
         Duration timeout = Duration.ofMinutes(10);
         String converter = "json-schemas";
         boolean jfr = false;
+        java.util.Map<String, String> sourceProps = new java.util.LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             String v = i + 1 < args.length ? args[i + 1] : null;
@@ -67,13 +71,22 @@ record BenchOptions(Scale scale, List<String> scenarios, int pairs, int warmups,
                     jfr = true;
                     i--; // no value
                 }
+                case "--source-prop" -> {
+                    String kv = require(a, v);
+                    int eq = kv.indexOf('=');
+                    if (eq < 1) {
+                        throw new IllegalArgumentException("--source-prop needs KEY=VALUE, was '" + kv + "'");
+                    }
+                    sourceProps.put(kv.substring(0, eq), kv.substring(eq + 1));
+                }
                 case "--run-timeout" -> timeout = Duration.ofSeconds(positive(a, require(a, v)));
                 case "-h", "--help" -> throw new IllegalArgumentException(USAGE);
                 default -> throw new IllegalArgumentException("unknown option '" + a + "'\n" + USAGE);
             }
             i++;
         }
-        return new BenchOptions(scale, scenarios, pairs, warmups, out, work, timeout, converter, jfr);
+        return new BenchOptions(scale, scenarios, pairs, warmups, out, work, timeout, converter, jfr,
+                java.util.Map.copyOf(sourceProps));
     }
 
     private static String require(String option, String value) {

@@ -59,6 +59,10 @@ final class CopyScenario {
         try (ConnectProcesses connect = Bench.connectCluster("bench-copy", options, Bench.WORKER_HEAP)) {
             SourceRun ours = new SourceRun(connect, server, "bench-" + runId + "-copy", options.converter());
             Map<String, String> config = ours.baseConfig(table.database(), table.table());
+            config.putAll(options.sourceProps());
+            if (!options.sourceProps().isEmpty()) {
+                settings.put("us: settings added (--source-prop)", options.sourceProps().toString());
+            }
             config.put("start.mode", "copy");
             DebeziumPeer debezium = new DebeziumPeer(server, options.workDir(), options.converter());
             Plots.Throughput plots = new Plots.Throughput();

@@ -120,7 +120,7 @@ final class DdlScenario {
                 points.stream().map(p -> p[0]).toList(), points.stream().map(p -> p[1]).toList())));
         Plots.add(new Plots.Chart("ddl-write-latency", "ddl: latency of each write, before (the load alone) and during"
                 + " the migration", "seconds from the load's start (the write's slot in its fixed pace)",
-                "write latency, ms (log scale)", series, true));
+                "write latency, ms (log scale)", series, true, true));
     }
 
     private static DdlTable.Run prepare(DdlTable table, String hint, int n) {

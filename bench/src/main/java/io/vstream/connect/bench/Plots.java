@@ -22,8 +22,12 @@ final class Plots {
     record Series(String name, List<Double> x, List<Double> y) {
     }
 
-    /** One chart: {@code id} names its file. */
-    record Chart(String id, String title, String xTitle, String yTitle, List<Series> series, boolean logY) {
+    /** One chart: {@code id} names its file; {@code scatter} draws points (one per item) instead of lines. */
+    record Chart(String id, String title, String xTitle, String yTitle, List<Series> series, boolean logY,
+                 boolean scatter) {
+        Chart(String id, String title, String xTitle, String yTitle, List<Series> series, boolean logY) {
+            this(id, title, xTitle, yTitle, series, logY, false);
+        }
     }
 
     private static final List<Chart> CHARTS = new ArrayList<>();
@@ -48,7 +52,10 @@ final class Plots {
                 XYChart chart = new XYChartBuilder().width(900).height(480).title(c.title()).xAxisTitle(c.xTitle())
                         .yAxisTitle(c.yTitle()).build();
                 chart.getStyler().setYAxisLogarithmic(c.logY());
-                chart.getStyler().setMarkerSize(3);
+                chart.getStyler().setMarkerSize(c.scatter() ? 2 : 3);
+                if (c.scatter()) {
+                    chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+                }
                 chart.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.InsideNE);
                 for (Series s : c.series()) {
                     if (s.x().isEmpty()) {
@@ -59,7 +66,7 @@ final class Plots {
                         y = y.stream().map(v -> v <= 0 ? Double.NaN : v).toList();
                     }
                     XYSeries xy = chart.addSeries(s.name(), s.x(), y);
-                    xy.setMarker(s.x().size() > 60 ? SeriesMarkers.NONE : SeriesMarkers.CIRCLE);
+                    xy.setMarker(c.scatter() || s.x().size() <= 60 ? SeriesMarkers.CIRCLE : SeriesMarkers.NONE);
                 }
                 BitmapEncoder.saveBitmap(chart, dir.resolve(file).toString(), BitmapEncoder.BitmapFormat.PNG);
                 files.put(c, file);

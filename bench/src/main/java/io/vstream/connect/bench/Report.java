@@ -105,6 +105,7 @@ final class Report {
         if (!options.converter().equals("json-schemas")) {
             c.append(" --converter ").append(options.converter());
         }
+        options.sourceProps().forEach((k, v) -> c.append(" --source-prop ").append(k).append('=').append(v));
         return c.toString();
     }
 
