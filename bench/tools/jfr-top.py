@@ -32,9 +32,11 @@ def samples(path):
         frames = [re.sub(r"\s+line:.*$", "", f) for f in frames]
         yield thread, frames
 
-def group(thread):
+def group(thread, frames=()):
     t = re.sub(r"\d+", "N", thread)
-    if "task-thread" in t: return "Connect task thread (poll, convert, send)"
+    joined = "\n".join(frames)
+    if "task-thread" in t or "org.apache.kafka.connect.runtime.WorkerTask.run" in joined:
+        return "Connect task thread (poll, convert, send)"
     if "producer-network-thread" in t or "kafka-producer-network-thread" in t: return "producer I/O thread"
     if "data-plane-kafka-request-handler" in t or "request-handler" in t: return "broker request handlers"
     if "data-plane-kafka-network-thread" in t or "network-thread" in t: return "broker network threads"
@@ -52,7 +54,7 @@ for path in sys.argv[1:]:
     task_self = collections.Counter()
     for thread, frames in samples(path):
         total += 1
-        g = group(thread)
+        g = group(thread, frames)
         by_group[g] += 1
         if frames:
             self_frames[frames[0]] += 1

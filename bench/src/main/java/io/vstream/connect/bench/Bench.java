@@ -54,6 +54,7 @@ public final class Bench {
     }
 
     static int run(BenchOptions options) throws Exception {
+        long startNanos = System.nanoTime();
         LocalDateTime now = LocalDateTime.now();
         String started = now.format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm"));
         String stamp = now.format(DateTimeFormatter.ofPattern("yyyy-MM-dd-HHmm")) + "-" + options.scale().name();
@@ -104,9 +105,13 @@ public final class Bench {
                 + " scenario alters a fresh table on it for every run)");
         setup.putAll(clusterSettings());
         setup.put("converter", SourceRun.converterDescription(options.converter()) + ", set on the connector");
-        Path md = new Report(started, options, machine, setup, results, errors, footprint).write(options.outDir(),
-                stamp);
+        Report report = new Report(started, options, machine, setup, results, errors, footprint);
+        Path md = report.write(options.outDir(), stamp);
         say("report: " + md + " (and .json)");
+        if (options.docs() != null && (options.fullDefaultRun() || Boolean.getBoolean("vstream.bench.docs.anyRun"))) {
+            long wall = (System.nanoTime() - startNanos) / 1_000_000_000L + buildSeconds();
+            updateDocs(options.docs(), report.docsBlock(String.format("%d min %02d s", wall / 60, wall % 60)));
+        }
         for (ScenarioResult r : results) {
             Stats ratio = r.ratio();
             String verdict = r.peerMissing() != null ? "no result, peer unavailable"
@@ -163,6 +168,24 @@ public final class Bench {
 
     /** The worker's heap in every scenario but footprint. */
     static final String WORKER_HEAP = "1g";
+
+    /** Seconds bench/run spent building before this JVM started (it passes them), or 0. */
+    private static long buildSeconds() {
+        return Long.getLong("vstream.bench.build.seconds", 0L);
+    }
+
+    /** Replaces the block between {@link Report#DOCS_START} and {@link Report#DOCS_END} in {@code docs}. */
+    private static void updateDocs(Path docs, String block) throws java.io.IOException {
+        String text = Files.readString(docs);
+        int a = text.indexOf(Report.DOCS_START);
+        int b = text.indexOf(Report.DOCS_END);
+        if (a < 0 || b < a) {
+            say("docs: " + docs + " has no " + Report.DOCS_START + " ... " + Report.DOCS_END + " block: not updated");
+            return;
+        }
+        Files.writeString(docs, text.substring(0, a) + block + text.substring(b + Report.DOCS_END.length()));
+        say("docs: " + docs + " updated with this run's tables and plots");
+    }
 
     /** How the Connect cluster runs, for the report. */
     static Map<String, String> clusterSettings() {

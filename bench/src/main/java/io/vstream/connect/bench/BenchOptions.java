@@ -23,9 +23,18 @@ import java.util.List;
  * @param sourceProps settings added to the source connector's config in cdc and copy ({@code --source-prop K=V},
  *                    repeatable; e.g. {@code producer.override.batch.size=1048576}): for experiments, the report says
  *                    which
+ * @param docs       docs/benchmarks.md, whose generated block a {@link #fullDefaultRun()} rewrites (bench/run passes
+ *                   it), or null
  */
 record BenchOptions(Scale scale, List<String> scenarios, int pairs, int warmups, Path outDir, Path workDir,
-                    Duration runTimeout, String converter, boolean jfr, java.util.Map<String, String> sourceProps) {
+                    Duration runTimeout, String converter, boolean jfr, java.util.Map<String, String> sourceProps,
+                    Path docs) {
+
+    /** A run that the docs show: every scenario, small scale, default converter and settings, at least 3 pairs. */
+    boolean fullDefaultRun() {
+        return scenarios.equals(SCENARIOS) && scale.equals(Scale.SMALL) && converter.equals("json-schemas")
+                && sourceProps.isEmpty() && pairs >= 3;
+    }
 
     static final String USAGE = "usage: bench/run [--scale tiny|small|medium] [--only cdc|copy|clone|ddl] [--pairs N]"
             + " [--warmup N]"
@@ -45,6 +54,7 @@ record BenchOptions(Scale scale, List<String> scenarios, int pairs, int warmups,
         String converter = "json-schemas";
         boolean jfr = false;
         java.util.Map<String, String> sourceProps = new java.util.LinkedHashMap<>();
+        Path docs = null;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             String v = i + 1 < args.length ? args[i + 1] : null;
@@ -60,6 +70,7 @@ record BenchOptions(Scale scale, List<String> scenarios, int pairs, int warmups,
                 case "--pairs" -> pairs = positive(a, require(a, v));
                 case "--warmup" -> warmups = Integer.parseInt(require(a, v));
                 case "--out" -> out = Path.of(require(a, v));
+                case "--docs" -> docs = Path.of(require(a, v));
                 case "--work" -> work = Path.of(require(a, v));
                 case "--converter" -> {
                     converter = require(a, v).toLowerCase(Locale.ROOT);
@@ -86,7 +97,7 @@ record BenchOptions(Scale scale, List<String> scenarios, int pairs, int warmups,
             i++;
         }
         return new BenchOptions(scale, scenarios, pairs, warmups, out, work, timeout, converter, jfr,
-                java.util.Map.copyOf(sourceProps));
+                java.util.Map.copyOf(sourceProps), docs);
     }
 
     private static String require(String option, String value) {

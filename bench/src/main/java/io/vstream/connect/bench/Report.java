@@ -24,6 +24,7 @@ final class Report {
     private final List<ScenarioResult> scenarios;
     private final List<String> errors;
     private Map<Plots.Chart, String> plotFiles = Map.of();
+    private String name;
 
     private final Footprint footprint;
 
@@ -41,7 +42,7 @@ final class Report {
     /** Writes both files and returns the Markdown one. */
     Path write(Path dir, String stamp) throws IOException {
         Files.createDirectories(dir);
-        String name = stamp;
+        name = stamp;
         for (int n = 2; Files.exists(dir.resolve(name + ".md")) || Files.exists(dir.resolve(name + ".json")); n++) {
             name = stamp + "-" + n;
         }
@@ -88,6 +89,57 @@ final class Report {
             errors.forEach(e -> o.append("- ").append(e.replace("\n", " ")).append('\n'));
             o.append('\n');
         }
+        return o.toString();
+    }
+
+    /** Where the block that this run regenerates in docs/benchmarks.md starts and ends. */
+    static final String DOCS_START = "<!-- bench:latest:start (bench/run writes what follows up to bench:latest:end) -->";
+    static final String DOCS_END = "<!-- bench:latest:end -->";
+
+    /**
+     * The block of docs/benchmarks.md that shows this run (its tables, targets, footprint and plots), with links
+     * relative to {@code docs/}. Call after {@link #write}.
+     */
+    String docsBlock(String wallTime) {
+        String rel = "../bench/results/";
+        StringBuilder o = new StringBuilder();
+        o.append(DOCS_START).append("\n\n");
+        o.append("From [bench/results/").append(name).append(".md](").append(rel).append(name).append(".md) (`")
+                .append(commandLine()).append("`, started ").append(started).append(", wall time ").append(wallTime)
+                .append(" with the build; ").append(machine.cpus()).append(" CPUs, ").append(machine.cpuModel())
+                .append(", ").append(machine.jdk()).append(", MariaDB ").append(machine.mariadb())
+                .append("; load average ").append(machine.loadAtStart()).append(" at the start, ")
+                .append(machine.loadAtEnd()).append(" at the end: the machine is shared, read the ratios).")
+                .append(" JsonConverter with schemas.\n\n");
+        for (ScenarioResult s : scenarios) {
+            o.append("#### ").append(s.name()).append(": ").append(s.title()).append("\n\n");
+            if (hasWrites(s)) {
+                DdlTables.write(o, s);
+            } else {
+                table(o, s);
+                o.append('\n');
+            }
+            verdicts(o, s);
+            String size = s.settings().get("ROW record size");
+            if (size != null) {
+                o.append("ROW record size: ").append(size).append(".\n");
+            }
+            o.append('\n');
+        }
+        if (footprint != null) {
+            StringBuilder f = new StringBuilder();
+            footprint.markdown(f);
+            o.append(f.toString().replaceFirst("^## ", "#### "));
+        }
+        if (!plotFiles.isEmpty()) {
+            o.append("#### Plots\n\n");
+            plotFiles.forEach((c, file) -> o.append("![").append(c.title()).append("](").append(rel).append(file)
+                    .append(")\n\n"));
+        }
+        if (!errors.isEmpty()) {
+            o.append("Errors: ").append(String.join("; ", errors).replace("\n", " ")).append("\n\n");
+        }
+        o.append(DOCS_END);
         return o.toString();
     }
 
@@ -144,14 +196,8 @@ final class Report {
                 .append(" - ").append(ratio(ratio.max())).append(" |\n");
     }
 
-    private static void scenario(StringBuilder o, ScenarioResult s) {
-        o.append("## ").append(s.name()).append(": ").append(s.title()).append("\n\n");
-        if (hasWrites(s)) {
-            DdlTables.write(o, s);
-        } else {
-            table(o, s);
-            o.append('\n');
-        }
+    /** The target lines of one scenario: its ratio's and its other checks'. */
+    static void verdicts(StringBuilder o, ScenarioResult s) {
         Stats ratio = s.ratio();
         o.append(s.goal() == ScenarioResult.Goal.TIME ? "Target: us <= " + f2(s.targetRatio()) + "x peer's time: "
                 : "Target: us >= " + f2(s.targetRatio()) + "x peer: ");
@@ -168,6 +214,17 @@ final class Report {
                     .append(c.met() == null ? "**no result**" : c.met() ? "**met**" : "**not met**")
                     .append(" (").append(c.detail()).append(").\n");
         }
+    }
+
+    private static void scenario(StringBuilder o, ScenarioResult s) {
+        o.append("## ").append(s.name()).append(": ").append(s.title()).append("\n\n");
+        if (hasWrites(s)) {
+            DdlTables.write(o, s);
+        } else {
+            table(o, s);
+            o.append('\n');
+        }
+        verdicts(o, s);
         Stats usStream = s.usStreamRate();
         Stats peerStream = s.peerStreamRate();
         if (usStream.count() > 0) {
