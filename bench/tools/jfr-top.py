@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Where the CPU time of a JFR recording goes: reads `jfr print --stack-depth 64 --events jdk.ExecutionSample FILE`
 and prints the samples per thread group, the top self frames, and the share of samples whose stack holds each of a few
-markers (inclusive). Usage: bench/tools/jfr-top.py FILE.jfr [FILE.jfr ...]"""
+markers (inclusive). Usage: bench/tools/jfr-top.py [--window HH:MM:SS-HH:MM:SS] FILE.jfr [FILE.jfr ...]
+(--window keeps the samples whose startTime, as jfr prints it, falls in that span, e.g. one run's)"""
 import collections, re, subprocess, sys
 
 MARKERS = [
@@ -25,17 +26,27 @@ def samples(path):
     out = subprocess.run(["jfr", "print", "--stack-depth", "64", "--events", "jdk.ExecutionSample", path],
                          capture_output=True, text=True, check=True).stdout
     for block in out.split("jdk.ExecutionSample {")[1:]:
+        t = re.search(r'startTime = (\d\d:\d\d:\d\d)', block)
+        if WINDOW and t and not (WINDOW[0] <= t.group(1) <= WINDOW[1]):
+            continue
         m = re.search(r'sampledThread = "([^"]*)"', block)
         thread = m.group(1) if m else "?"
-        st = block.split("stackTrace = [", 1)[-1].split("]", 1)[0]
-        frames = [l.strip() for l in st.strip().splitlines() if l.strip() and l.strip() != "..."]
+        frames = []
+        for l in block.split("stackTrace = [", 1)[-1].splitlines()[1:]:
+            l = l.strip()
+            if l == "]":
+                break
+            if l and l != "...":
+                frames.append(l)
         frames = [re.sub(r"\s+line:.*$", "", f) for f in frames]
         yield thread, frames
 
 def group(thread, frames=()):
     t = re.sub(r"\d+", "N", thread)
     joined = "\n".join(frames)
-    if "task-thread" in t or "org.apache.kafka.connect.runtime.WorkerTask.run" in joined:
+    if "task-thread" in t or "org.apache.kafka.connect.runtime.WorkerTask.run" in joined or (
+            t.startswith("pool-") and "Plugins.lambda$withClassLoader" in joined) or (
+            t.startswith("pool-") and len(frames) >= 64):
         return "Connect task thread (poll, convert, send)"
     if "producer-network-thread" in t or "kafka-producer-network-thread" in t: return "producer I/O thread"
     if "data-plane-kafka-request-handler" in t or "request-handler" in t: return "broker request handlers"
@@ -45,7 +56,13 @@ def group(thread, frames=()):
     if "GC" in t or "G1" in t: return "GC"
     return t
 
-for path in sys.argv[1:]:
+args = sys.argv[1:]
+WINDOW = None
+if len(args) > 1 and args[0] == "--window":
+    WINDOW = tuple(args[1].split("-", 1))
+    args = args[2:]
+
+for path in args:
     by_group = collections.Counter()
     self_frames = collections.Counter()
     incl = collections.Counter()
