@@ -49,14 +49,15 @@ final class Plots {
         for (Chart c : CHARTS) {
             String file = stamp + "-" + c.id() + ".png";
             try {
-                XYChart chart = new XYChartBuilder().width(900).height(480).title(c.title()).xAxisTitle(c.xTitle())
+                XYChart chart = new XYChartBuilder().width(900).height(540).title(c.title()).xAxisTitle(c.xTitle())
                         .yAxisTitle(c.yTitle()).build();
                 chart.getStyler().setYAxisLogarithmic(c.logY());
-                chart.getStyler().setMarkerSize(c.scatter() ? 2 : 3);
+                chart.getStyler().setMarkerSize(c.scatter() ? 4 : 3);
                 if (c.scatter()) {
                     chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
                 }
-                chart.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.InsideNE);
+                // below the plot: inside, it hid points (the ddl plot's cut-over write)
+                chart.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.OutsideS);
                 for (Series s : c.series()) {
                     if (s.x().isEmpty()) {
                         continue;
