@@ -106,11 +106,13 @@ public final class Bench {
         setup.putAll(clusterSettings());
         setup.put("converter", SourceRun.converterDescription(options.converter()) + ", set on the connector");
         Report report = new Report(started, options, machine, setup, results, errors, footprint);
+        long wall = (System.nanoTime() - startNanos) / 1_000_000_000L + buildSeconds();
+        String wallTime = String.format("%d min %02d s", wall / 60, wall % 60);
+        report.wallTime(wallTime + (buildSeconds() > 0 ? " with the build (" + buildSeconds() + " s)" : ""));
         Path md = report.write(options.outDir(), stamp);
-        say("report: " + md + " (and .json)");
+        say("report: " + md + " (and .json); wall time " + wallTime);
         if (options.docs() != null && (options.fullDefaultRun() || Boolean.getBoolean("vstream.bench.docs.anyRun"))) {
-            long wall = (System.nanoTime() - startNanos) / 1_000_000_000L + buildSeconds();
-            updateDocs(options.docs(), report.docsBlock(String.format("%d min %02d s", wall / 60, wall % 60)));
+            updateDocs(options.docs(), report.docsBlock(wallTime));
         }
         for (ScenarioResult r : results) {
             Stats ratio = r.ratio();

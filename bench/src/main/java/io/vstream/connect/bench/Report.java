@@ -25,6 +25,12 @@ final class Report {
     private final List<String> errors;
     private Map<Plots.Chart, String> plotFiles = Map.of();
     private String name;
+    private String wallTime;
+
+    /** The run's wall time so far (up to the report), for the report's header. */
+    void wallTime(String text) {
+        this.wallTime = text;
+    }
 
     private final Footprint footprint;
 
@@ -67,6 +73,9 @@ final class Report {
         o.append("**Machine**: ").append(machine.cpus()).append(" CPUs (").append(machine.cpuModel()).append("), ")
                 .append(String.format(Locale.ROOT, "%,d", machine.memoryMb())).append(" MB RAM; ").append(machine.jdk())
                 .append("; ").append(machine.os()).append("; MariaDB ").append(machine.mariadb()).append(".\n");
+        if (wallTime != null) {
+            o.append("**Wall time**: ").append(wallTime).append(".\n");
+        }
         o.append("Load average (1/5/15 min) at start ").append(machine.loadAtStart()).append(", at end ")
                 .append(machine.loadAtEnd()).append(". **The machine is shared with other work (builds, test suites)**:"
                         + " absolute rates are noisy; the ratio of a pair (us and peer run back to back) is the number"
@@ -323,6 +332,9 @@ final class Report {
         root.put("started", started);
         root.put("scale", options.scale().name());
         root.put("pairs", options.pairs());
+        if (wallTime != null) {
+            root.put("wall_time", wallTime);
+        }
         root.put("warmup_pairs", options.warmups());
         ObjectNode mach = root.putObject("machine");
         mach.put("cpus", machine.cpus());
