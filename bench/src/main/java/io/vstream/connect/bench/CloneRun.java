@@ -25,7 +25,7 @@ import org.apache.kafka.common.record.TimestampType;
 
 /**
  * "Us" in the clone scenario: the source connector ({@code start.mode=copy}) and the sink connector
- * ({@code mode=clone}) deployed together on the in-process Connect cluster, both loaded from their plugin archives.
+ * ({@code mode=clone}) deployed together on the Connect worker process, both loaded from their plugin archives.
  * Timed from the first deploy until the target's applied state for the stream ({@code _vstream.applied}) says the copy
  * has completed and holds a position that contains the source's GTID position after the load: the clone is caught
  * up. The end time is the state row's {@code updated_at} (written in the transaction that made it so; the row is

@@ -18,7 +18,7 @@ import org.apache.kafka.common.TopicPartition;
 
 /**
  * "Us" in the ddl scenario: one online-DDL migration by the three connectors of docs/online-ddl.md, deployed together
- * on the in-process Connect cluster (loaded from their plugin archives) as config-examples/online-ddl-*.json
+ * on the Connect worker process (loaded from their plugin archives) as config-examples/online-ddl-*.json
  * configures them, on a single-shard keyspace ({@code -}): the coordinator ({@code workflow=online-ddl}), the source
  * ({@code start.mode=copy}, {@code table.include.list=orders}, {@code heartbeat.interval.ms=200}) and the sink
  * ({@code mode=ghost}, {@code target.topology}, {@code ghost.migration}). Timed from the first deploy until the
