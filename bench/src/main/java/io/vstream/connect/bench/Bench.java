@@ -12,8 +12,9 @@ import java.util.Map;
 
 /**
  * The benchmark's entry point (run by {@code bench/run}): starts one MariaDB shard (a {@code mariadbd} of its own,
- * under the work directory, on a free port), runs the chosen scenarios, each with its own in-process Kafka Connect
- * cluster, and writes the report. Touches only the server it started.
+ * under the work directory, on a free port), runs the chosen scenarios, each with its own Kafka broker and Connect
+ * worker processes ({@link ConnectProcesses}), and writes the report, its plots and (after a full default run) the
+ * generated block of docs/benchmarks.md. Touches only the servers and processes it started.
  */
 public final class Bench {
     /** Settings of the shard: room for the tables in the buffer pool; durability relaxed for the loads (not timed). */
