@@ -15,6 +15,9 @@ final class Alternation {
 
     final List<ScenarioResult.Pair> warmups = new ArrayList<>();
     final List<ScenarioResult.Pair> pairs = new ArrayList<>();
+    /** With a second peer: us of each round with that peer's run of the same round. */
+    final List<ScenarioResult.Pair> warmups2 = new ArrayList<>();
+    final List<ScenarioResult.Pair> pairs2 = new ArrayList<>();
 
     static Alternation run(String scenario, String unit, int warmupCount, int pairCount, Run us, Run peer)
             throws Exception {
@@ -24,6 +27,15 @@ final class Alternation {
     /** As above; {@code goal} says which ratio to print (of rates, or of times). */
     static Alternation run(String scenario, String unit, ScenarioResult.Goal goal, int warmupCount, int pairCount,
                            Run us, Run peer) throws Exception {
+        return run(scenario, unit, goal, warmupCount, pairCount, us, peer, null);
+    }
+
+    /**
+     * As above with a second peer: each round runs us, peer, peer2 (A B C A B C); us's run of a round is paired with
+     * both peers' runs of that round ({@link #pairs} and {@link #pairs2}).
+     */
+    static Alternation run(String scenario, String unit, ScenarioResult.Goal goal, int warmupCount, int pairCount,
+                           Run us, Run peer, Run peer2) throws Exception {
         Alternation a = new Alternation();
         for (int i = 0; i < warmupCount + pairCount; i++) {
             boolean warmup = i < warmupCount;
@@ -37,6 +49,15 @@ final class Alternation {
             if (pair.valid()) {
                 Bench.say(String.format("%s: ratio us/peer %.3f%s", label, goal.ratio(pair),
                         goal == ScenarioResult.Goal.TIME ? " (time)" : ""));
+            }
+            if (peer2 != null) {
+                Measurement p2 = peer2.run();
+                report(label, p2, unit);
+                ScenarioResult.Pair second = new ScenarioResult.Pair(u, p2);
+                (warmup ? a.warmups2 : a.pairs2).add(second);
+                if (second.valid()) {
+                    Bench.say(String.format("%s: ratio us/%s %.3f", label, p2.side(), goal.ratio(second)));
+                }
             }
         }
         return a;

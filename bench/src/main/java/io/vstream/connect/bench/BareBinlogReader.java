@@ -27,6 +27,12 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 final class BareBinlogReader {
     private final MariaDbServer server;
+    private volatile Timeline lastTimeline;
+
+    /** Row changes over time (from connect()) of the last run, or null. */
+    Timeline lastTimeline() {
+        return lastTimeline;
+    }
 
     BareBinlogReader(MariaDbServer server) {
         this.server = server;
@@ -76,12 +82,14 @@ final class BareBinlogReader {
         watchdog.setDaemon(true);
         watchdog.start();
         long t0 = System.nanoTime();
+        counter.timeline.start(t0);
         try {
             client.connect(); // blocks until the counter disconnects at the last commit
         } finally {
             watchdog.interrupt();
         }
         double elapsed = (System.nanoTime() - t0) / 1e9;
+        lastTimeline = counter.timeline;
         if (counter.endNanos == 0) {
             Exception f = failure.get();
             return Measurement.invalid("peer", elapsed, counter.rows, expected, f != null ? "binlog client failed: " + f
@@ -104,6 +112,7 @@ final class BareBinlogReader {
         private final String lastGtid;
         private final Map<Long, Boolean> ourTable = new HashMap<>();
         private boolean inLast;
+        final Timeline timeline = new Timeline();
         long rows;
         long firstRowNanos;
         volatile long endNanos;
@@ -162,6 +171,7 @@ final class BareBinlogReader {
                     firstRowNanos = System.nanoTime();
                 }
                 rows += n;
+                timeline.add(System.nanoTime(), n);
             }
         }
 

@@ -1,6 +1,5 @@
 package io.vstream.connect.bench;
 
-import io.vstream.connect.testsupport.connect.ConnectCluster;
 import io.vstream.connect.testsupport.db.MariaDbShards;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,8 +12,9 @@ import java.util.Map;
 
 /**
  * The benchmark's entry point (run by {@code bench/run}): starts one MariaDB shard (a {@code mariadbd} of its own,
- * under the work directory, on a free port), runs the chosen scenarios, each with its own in-process Kafka Connect
- * cluster, and writes the report. Touches only the server it started.
+ * under the work directory, on a free port), runs the chosen scenarios, each with its own Kafka broker and Connect
+ * worker processes ({@link ConnectProcesses}), and writes the report, its plots and (after a full default run) the
+ * generated block of docs/benchmarks.md. Touches only the servers and processes it started.
  */
 public final class Bench {
     /** Settings of the shard: room for the tables in the buffer pool; durability relaxed for the loads (not timed). */
@@ -55,6 +55,7 @@ public final class Bench {
     }
 
     static int run(BenchOptions options) throws Exception {
+        long startNanos = System.nanoTime();
         LocalDateTime now = LocalDateTime.now();
         String started = now.format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm"));
         String stamp = now.format(DateTimeFormatter.ofPattern("yyyy-MM-dd-HHmm")) + "-" + options.scale().name();
@@ -64,6 +65,7 @@ public final class Bench {
                 + ", " + options.warmups() + " warm-up + " + options.pairs() + " counted pairs each");
         List<ScenarioResult> results = new ArrayList<>();
         List<String> errors = new ArrayList<>();
+        Footprint footprint = null;
         Machine machine;
         try (MariaDbShards shards = MariaDbShards.builder().count(1).name("bench")
                 .baseDir(options.workDir().resolve("mariadb")).extraConfig(SHARD_CONFIG).build().start()) {
@@ -76,11 +78,18 @@ public final class Bench {
                     continue;
                 }
                 try {
-                    results.add(switch (name) {
-                        case "cdc" -> new CdcScenario(shards, options, runId).run();
+                    results.addAll(switch (name) {
+                        case "cdc" -> {
+                            CdcScenario cdc = new CdcScenario(shards, options, runId);
+                            try {
+                                yield cdc.run();
+                            } finally {
+                                footprint = cdc.footprint();
+                            }
+                        }
                         case "copy" -> new CopyScenario(shards, options, runId).run();
-                        case "clone" -> new CloneScenario(shards, options, runId).run();
-                        default -> new DdlScenario(shards, options, runId).run();
+                        case "clone" -> List.of(new CloneScenario(shards, options, runId).run());
+                        default -> List.of(new DdlScenario(shards, options, runId).run());
                     });
                 } catch (Exception e) {
                     say(name + ": FAILED: " + e);
@@ -97,8 +106,15 @@ public final class Bench {
                 + " scenario alters a fresh table on it for every run)");
         setup.putAll(clusterSettings());
         setup.put("converter", SourceRun.converterDescription(options.converter()) + ", set on the connector");
-        Path md = new Report(started, options, machine, setup, results, errors).write(options.outDir(), stamp);
-        say("report: " + md + " (and .json)");
+        Report report = new Report(started, options, machine, setup, results, errors, footprint);
+        long wall = (System.nanoTime() - startNanos) / 1_000_000_000L + buildSeconds();
+        String wallTime = String.format("%d min %02d s", wall / 60, wall % 60);
+        report.wallTime(wallTime + (buildSeconds() > 0 ? " with the build (" + buildSeconds() + " s)" : ""));
+        Path md = report.write(options.outDir(), stamp);
+        say("report: " + md + " (and .json); wall time " + wallTime);
+        if (options.docs() != null && (options.fullDefaultRun() || Boolean.getBoolean("vstream.bench.docs.anyRun"))) {
+            updateDocs(options.docs(), report.docsBlock(wallTime));
+        }
         for (ScenarioResult r : results) {
             Stats ratio = r.ratio();
             String verdict = r.peerMissing() != null ? "no result, peer unavailable"
@@ -127,30 +143,61 @@ public final class Bench {
             }
         }
         // complete: every run that ran is valid (an unavailable peer's runs did not run; the report says so)
+        if (footprint != null) {
+            Boolean flat = footprint.flat();
+            say(String.format(java.util.Locale.ROOT, "footprint: worker -Xmx%s, peak heap used %.0f MB, peak RSS %.0f"
+                            + " MB, %d of %d runs valid; RSS end of last run / first %.2f (flat: %s)", Footprint.HEAP,
+                    footprint.peakHeapMb(), footprint.peakRssMb(), footprint.runs().stream()
+                            .filter(Footprint.Run::valid).count(), footprint.runs().size(), footprint.rssGrowth(),
+                    flat == null ? "no result" : flat ? "met" : "not met"));
+        }
         boolean complete = errors.isEmpty() && results.stream().allMatch(ScenarioResult::complete);
         return complete ? 0 : 2;
     }
 
-    /** The in-process Connect cluster of one scenario: 1 worker, 1 KRaft broker, our plugin from plugin.path. */
-    static ConnectCluster connectCluster(String name) {
-        long t0 = System.nanoTime();
-        ConnectCluster c = ConnectCluster.builder().name(name).workers(1)
-                .brokerProp("log.segment.delete.delay.ms", "1000")
-                .start();
-        say(String.format("%s: Connect cluster (1 worker, 1 broker) started in %.1f s", name,
-                (System.nanoTime() - t0) / 1e9));
-        return c;
+    /**
+     * The Kafka broker and Connect worker of one scenario, each its own process ({@link ConnectProcesses}), the worker
+     * with a heap of {@code workerHeap} and, with {@code --jfr}, a JFR recording of each into the work directory's
+     * parent ({@code bench/target/<name>-worker.jfr}).
+     */
+    static ConnectProcesses connectCluster(String name, BenchOptions options, String workerHeap) throws Exception {
+        Path jfrDir = options.jfr() ? options.workDir().toAbsolutePath().getParent() : null;
+        String plugins = System.getProperty("vstream.plugins.dir");
+        if (plugins == null) {
+            throw new IllegalStateException("-Dvstream.plugins.dir is not set (bench/run sets it)");
+        }
+        return ConnectProcesses.start(name, options.workDir(), Path.of(plugins), workerHeap, jfrDir);
+    }
+
+    /** The worker's heap in every scenario but footprint. */
+    static final String WORKER_HEAP = "1g";
+
+    /** Seconds bench/run spent building before this JVM started (it passes them), or 0. */
+    private static long buildSeconds() {
+        return Long.getLong("vstream.bench.build.seconds", 0L);
+    }
+
+    /** Replaces the block between {@link Report#DOCS_START} and {@link Report#DOCS_END} in {@code docs}. */
+    private static void updateDocs(Path docs, String block) throws java.io.IOException {
+        String text = Files.readString(docs);
+        int a = text.indexOf(Report.DOCS_START);
+        int b = text.indexOf(Report.DOCS_END);
+        if (a < 0 || b < a) {
+            say("docs: " + docs + " has no " + Report.DOCS_START + " ... " + Report.DOCS_END + " block: not updated");
+            return;
+        }
+        Files.writeString(docs, text.substring(0, a) + block + text.substring(b + Report.DOCS_END.length()));
+        say("docs: " + docs + " updated with this run's tables and plots");
     }
 
     /** How the Connect cluster runs, for the report. */
     static Map<String, String> clusterSettings() {
         Map<String, String> s = new LinkedHashMap<>();
-        s.put("Kafka and Connect", "in-process, in the benchmark's JVM: Kafka's EmbeddedConnectCluster with 1 KRaft"
-                + " broker and 1 distributed worker sharing the machine's CPUs with the connector, the peer and"
-                + " mariadbd (moving them to separate processes is issue #9); one fresh cluster per scenario, reused by"
-                + " all its runs (each run has its own connector name, topic prefix, binlog server_id and topics, which"
-                + " are deleted after it)");
-        s.put("worker", "test-support's ConnectCluster defaults: plugin.discovery=service_load, offset.flush.interval.ms=500, producer defaults; the shard topic is"
+        s.put("Kafka and Connect", ConnectProcesses.description() + "; one fresh broker and worker per scenario,"
+                + " reused by all its runs (each run has its own connector name, topic prefix, binlog server_id and"
+                + " topics, which are deleted after it)");
+        s.put("worker", "plugin.discovery=service_load, offset.flush.interval.ms=500, scheduled.rebalance.max.delay.ms=3000,"
+                + " JsonConverter with schemas as the worker's converter, producer defaults; the shard topic is"
                 + " created before the deploy with 1 partition and message.timestamp.type=LogAppendTime (in cdc and"
                 + " copy the end time is the broker's append time of the end record; in clone it is read on the"
                 + " target, see its settings)");

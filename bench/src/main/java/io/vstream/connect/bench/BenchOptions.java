@@ -19,13 +19,26 @@ import java.util.List;
  * @param converter  the connector's key and value converter: {@code json-schemas} (JsonConverter with schemas, the
  *                   worker default of the test harness) or {@code json} (JsonConverter without schemas); the clone
  *                   and ddl scenarios always use schemas (the sink needs them)
+ * @param jfr        whether the broker's and the worker's JVMs record a JFR profile (bench/run's {@code --jfr})
+ * @param sourceProps settings added to the source connector's config in cdc and copy ({@code --source-prop K=V},
+ *                    repeatable; e.g. {@code producer.override.batch.size=1048576}): for experiments, the report says
+ *                    which
+ * @param docs       docs/benchmarks.md, whose generated block a {@link #fullDefaultRun()} rewrites (bench/run passes
+ *                   it), or null
  */
 record BenchOptions(Scale scale, List<String> scenarios, int pairs, int warmups, Path outDir, Path workDir,
-                    Duration runTimeout, String converter) {
+                    Duration runTimeout, String converter, boolean jfr, java.util.Map<String, String> sourceProps,
+                    Path docs) {
+
+    /** A run that the docs show: every scenario, small scale, default converter and settings, at least 3 pairs. */
+    boolean fullDefaultRun() {
+        return scenarios.equals(SCENARIOS) && scale.equals(Scale.SMALL) && converter.equals("json-schemas")
+                && sourceProps.isEmpty() && pairs >= 3;
+    }
 
     static final String USAGE = "usage: bench/run [--scale tiny|small|medium] [--only cdc|copy|clone|ddl] [--pairs N]"
             + " [--warmup N]"
-            + " [--converter json-schemas|json] [--out DIR] [--run-timeout SECONDS]";
+            + " [--converter json-schemas|json] [--out DIR] [--run-timeout SECONDS] [--jfr] [--source-prop KEY=VALUE]";
 
     /** Every scenario, in the order a default run runs them. */
     static final List<String> SCENARIOS = List.of("cdc", "copy", "clone", "ddl");
@@ -39,6 +52,9 @@ record BenchOptions(Scale scale, List<String> scenarios, int pairs, int warmups,
         Path work = Path.of("target", "work");
         Duration timeout = Duration.ofMinutes(10);
         String converter = "json-schemas";
+        boolean jfr = false;
+        java.util.Map<String, String> sourceProps = new java.util.LinkedHashMap<>();
+        Path docs = null;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             String v = i + 1 < args.length ? args[i + 1] : null;
@@ -54,6 +70,7 @@ record BenchOptions(Scale scale, List<String> scenarios, int pairs, int warmups,
                 case "--pairs" -> pairs = positive(a, require(a, v));
                 case "--warmup" -> warmups = Integer.parseInt(require(a, v));
                 case "--out" -> out = Path.of(require(a, v));
+                case "--docs" -> docs = Path.of(require(a, v));
                 case "--work" -> work = Path.of(require(a, v));
                 case "--converter" -> {
                     converter = require(a, v).toLowerCase(Locale.ROOT);
@@ -61,13 +78,26 @@ record BenchOptions(Scale scale, List<String> scenarios, int pairs, int warmups,
                         throw new IllegalArgumentException("--converter must be json-schemas or json, was '" + v + "'");
                     }
                 }
+                case "--jfr" -> {
+                    jfr = true;
+                    i--; // no value
+                }
+                case "--source-prop" -> {
+                    String kv = require(a, v);
+                    int eq = kv.indexOf('=');
+                    if (eq < 1) {
+                        throw new IllegalArgumentException("--source-prop needs KEY=VALUE, was '" + kv + "'");
+                    }
+                    sourceProps.put(kv.substring(0, eq), kv.substring(eq + 1));
+                }
                 case "--run-timeout" -> timeout = Duration.ofSeconds(positive(a, require(a, v)));
                 case "-h", "--help" -> throw new IllegalArgumentException(USAGE);
                 default -> throw new IllegalArgumentException("unknown option '" + a + "'\n" + USAGE);
             }
             i++;
         }
-        return new BenchOptions(scale, scenarios, pairs, warmups, out, work, timeout, converter);
+        return new BenchOptions(scale, scenarios, pairs, warmups, out, work, timeout, converter, jfr,
+                java.util.Map.copyOf(sourceProps), docs);
     }
 
     private static String require(String option, String value) {

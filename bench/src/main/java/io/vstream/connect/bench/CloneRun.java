@@ -4,7 +4,6 @@ import io.vstream.connect.core.event.EventHeaders;
 import io.vstream.connect.core.event.EventType;
 import io.vstream.connect.core.event.TopicNames;
 import io.vstream.connect.core.position.GtidPosition;
-import io.vstream.connect.testsupport.connect.ConnectCluster;
 import io.vstream.connect.testsupport.db.MariaDbServer;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -23,11 +22,10 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.record.TimestampType;
-import org.apache.kafka.connect.util.clusters.EmbeddedKafkaCluster;
 
 /**
  * "Us" in the clone scenario: the source connector ({@code start.mode=copy}) and the sink connector
- * ({@code mode=clone}) deployed together on the in-process Connect cluster, both loaded from their plugin archives.
+ * ({@code mode=clone}) deployed together on the Connect worker process, both loaded from their plugin archives.
  * Timed from the first deploy until the target's applied state for the stream ({@code _vstream.applied}) says the copy
  * has completed and holds a position that contains the source's GTID position after the load: the clone is caught
  * up. The end time is the state row's {@code updated_at} (written in the transaction that made it so; the row is
@@ -40,7 +38,7 @@ final class CloneRun {
     static final String STATE_DATABASE = "_vstream";
     static final long POLL_MS = 100;
 
-    private final ConnectCluster connect;
+    private final ConnectProcesses connect;
     private final CloneTarget target;
     private final String runPrefix;
     private final GtidPosition sourcePosition;
@@ -51,7 +49,7 @@ final class CloneRun {
     /**
      * @param sourcePosition the source's {@code @@gtid_binlog_pos} after the load (Vitess form)
      */
-    CloneRun(ConnectCluster connect, MariaDbServer source, CloneTarget target, String runPrefix,
+    CloneRun(ConnectProcesses connect, MariaDbServer source, CloneTarget target, String runPrefix,
              GtidPosition sourcePosition) {
         this.connect = connect;
         this.target = target;
@@ -101,7 +99,7 @@ final class CloneRun {
         String sinkName = runPrefix + "-" + n + "-sink";
         String prefix = runPrefix.replace('-', '_') + "_" + n;
         String topic = TopicNames.shardTopic(prefix, SourceRun.KEYSPACE, SourceRun.SHARD);
-        EmbeddedKafkaCluster kafka = connect.embedded().kafka();
+        ConnectProcesses kafka = connect;
         kafka.createTopic(topic, 1, 1, Map.of("message.timestamp.type", "LogAppendTime"));
         Map<String, String> src = sourceConfig();
         src.put("topic.prefix", prefix);
@@ -237,7 +235,7 @@ final class CloneRun {
     record Phases(long firstRow, long copyCompleted, long rowBytes) {
     }
 
-    private static Phases phases(EmbeddedKafkaCluster kafka, String topic) {
+    private static Phases phases(ConnectProcesses kafka, String topic) {
         Map<String, Object> props = new HashMap<>();
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         props.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false");

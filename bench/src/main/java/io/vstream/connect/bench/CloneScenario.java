@@ -1,7 +1,6 @@
 package io.vstream.connect.bench;
 
 import io.vstream.connect.core.position.GtidPosition;
-import io.vstream.connect.testsupport.connect.ConnectCluster;
 import io.vstream.connect.testsupport.db.MariaDbServer;
 import io.vstream.connect.testsupport.db.MariaDbShards;
 import java.util.LinkedHashMap;
@@ -78,7 +77,7 @@ final class CloneScenario {
                     + " start of both processes until both exit (exit 0 required); then the same count and checksum"
                     + " check");
 
-            try (ConnectCluster connect = Bench.connectCluster("bench-clone")) {
+            try (ConnectProcesses connect = Bench.connectCluster("bench-clone", options, Bench.WORKER_HEAP)) {
                 CloneRun ours = new CloneRun(connect, source, target, "bench-" + runId + "-clone", wanted);
                 Alternation runs = Alternation.run("clone", "rows", ScenarioResult.Goal.TIME, options.warmups(),
                         options.pairs(), () -> ours.run(options.runTimeout()),

@@ -9,8 +9,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Reads the write-block time of an online-DDL workflow's cut-over from the coordinator's log, which this JVM writes
- * (the coordinator runs in the in-process Connect worker; slf4j-simple writes to {@code bench/target/bench.log}). Per
+ * Reads the write-block time of an online-DDL workflow's cut-over from the coordinator's log, which the Connect
+ * worker's process writes (slf4j-simple, to {@link ConnectProcesses#workerLog()}). Per
  * cut-over attempt and shard the coordinator logs one line
  * {@code Workflow <name>: shard <s> attempt <n>: SWAPPED, writes blocked <ms> ms, rename <ms> ms after unlock, ...}
  * ({@code CutOverRunner}, from the attempt's {@code CutOverResult}): the time from LOCK TABLES acquired to UNLOCK
@@ -18,12 +18,6 @@ import java.util.regex.Pattern;
  * no listener from outside. Reads the log file only.
  */
 final class CutOverLog {
-    /** The logger's file, as bench/run sets it; null when the log goes elsewhere. */
-    static Path logFile() {
-        String f = System.getProperty("org.slf4j.simpleLogger.logFile");
-        return f == null || f.equals("System.err") || f.equals("System.out") ? null : Path.of(f);
-    }
-
     /**
      * The cut-over attempts of one workflow.
      *
@@ -43,9 +37,9 @@ final class CutOverLog {
     private final Path file;
     private long offset;
 
-    /** Reads from the log's current end on: only lines written after this. */
-    CutOverLog() {
-        this.file = logFile();
+    /** Reads {@code file} (the worker's log) from its current end on: only lines written after this. */
+    CutOverLog(Path file) {
+        this.file = file;
         long size = 0;
         try {
             size = file == null ? 0 : Files.size(file);

@@ -1,6 +1,5 @@
 package io.vstream.connect.bench;
 
-import io.vstream.connect.testsupport.connect.ConnectCluster;
 import io.vstream.connect.testsupport.db.MariaDbServer;
 import io.vstream.connect.testsupport.db.MariaDbShards;
 import java.sql.Connection;
@@ -65,7 +64,7 @@ final class DdlScenario {
                 + " (the original is kept as orders_old; drop not timed). The cut-over's write block: the"
                 + " coordinator's own measurement (LOCK TABLES acquired to UNLOCK TABLES returned), read from its"
                 + " log line 'Workflow <name>: shard - attempt <n>: SWAPPED, writes blocked <ms> ms' in"
-                + " bench/target/bench.log (neither the status records nor a listener expose it)");
+                + " the Connect worker process's log, bench/target/work/kafka-bench-ddl/logs/connect.log (neither the status records nor a listener expose it)");
         settings.put("peer", (peer.version() == null ? PtOnlineSchemaChange.BINARY + " (unavailable: "
                 + peer.unavailable() + ")" : peer.version()) + ": " + String.join(" ", quoted(peer.command("<db>")))
                 + ", other options default (--chunk-time 0.5, triggers, the old table dropped after the swap, in the"
@@ -83,23 +82,28 @@ final class DdlScenario {
         Bench.say(String.format("ddl: %,d-row table, ALTER %s, write load %.0f tx/s; peer %s", rows, DdlTable.ALTER,
                 DdlTable.WRITES_PER_SECOND, peer.version() == null ? "unavailable" : peer.version()));
         singles.add(baseline(table));
-        try (ConnectCluster connect = Bench.connectCluster("bench-ddl")) {
+        try (ConnectProcesses connect = Bench.connectCluster("bench-ddl", options, Bench.WORKER_HEAP)) {
             OnlineDdlRun ours = new OnlineDdlRun(connect, server, "bench-" + runId + "-ddl");
             int[] run = {0};
             Alternation runs = Alternation.run("ddl", "rows", ScenarioResult.Goal.TIME, options.warmups(),
                     options.pairs(), () -> {
                         try (DdlTable.Run t = prepare(table, "ddl_us", ++run[0])) {
-                            return ours.run(t, rows, options.runTimeout());
+                            Measurement m = ours.run(t, rows, options.runTimeout());
+                            latencies.put("us (last run)", t.latencies());
+                            return m;
                         }
                     }, () -> {
                         if (peer.unavailable() != null) {
                             return Measurement.unavailable("peer", rows, peer.unavailable());
                         }
                         try (DdlTable.Run t = prepare(table, "ddl_ptosc", ++run[0])) {
-                            return peer.run(t, rows, options.runTimeout());
+                            Measurement m = peer.run(t, rows, options.runTimeout());
+                            latencies.put("pt-online-schema-change (last run)", t.latencies());
+                            return m;
                         }
                     });
             singles.add(alterCopy(table, rows));
+            latencyChart();
             List<ScenarioResult.Check> checks = checks(runs.pairs, peer.unavailable());
             return new ScenarioResult("ddl", String.format(Locale.ROOT, "the same ALTER on a %,d-row table under %.0f"
                             + " writes/s", rows, DdlTable.WRITES_PER_SECOND), "rows",
@@ -107,6 +111,16 @@ final class DdlScenario {
                     ScenarioResult.Goal.TIME, settings, runs.warmups, runs.pairs, singles, checks,
                     peer.unavailable());
         }
+    }
+
+    /** Each write's latency over its run's window: baseline (before: no migration), us, pt-osc, ALGORITHM=COPY. */
+    private void latencyChart() {
+        List<Plots.Series> series = new ArrayList<>();
+        latencies.forEach((name, points) -> series.add(new Plots.Series(name,
+                points.stream().map(p -> p[0]).toList(), points.stream().map(p -> p[1]).toList())));
+        Plots.add(new Plots.Chart("ddl-write-latency", "ddl: latency of each write, before (the load alone) and during"
+                + " the migration", "seconds from the load's start (the write's slot in its fixed pace)",
+                "write latency, ms (log scale)", series, true, true));
     }
 
     private static DdlTable.Run prepare(DdlTable table, String hint, int n) {
@@ -118,9 +132,12 @@ final class DdlScenario {
     }
 
     /** The write load alone on a fresh table: what its latency is without a migration. */
+    private final Map<String, List<double[]>> latencies = new LinkedHashMap<>();
+
     private Measurement baseline(DdlTable table) throws InterruptedException {
         try (DdlTable.Run t = prepare(table, "ddl_baseline", 0)) {
             WriteWindow w = t.loadAlone(Duration.ofSeconds(BASELINE_SECONDS));
+            latencies.put("baseline: the load alone, no migration", t.latencies());
             String wrong = t.verify(false);
             Measurement m = new Measurement("baseline", w.seconds(), table.rows(), table.rows(), Double.NaN,
                     wrong == null, wrong == null ? "" : wrong, w);
@@ -145,6 +162,7 @@ final class DdlScenario {
                 seconds = (System.nanoTime() - t0) / 1e9;
                 w = t.stopLoad();
             }
+            latencies.put("ALTER TABLE ... ALGORITHM=COPY", t.latencies());
             String wrong = failure != null ? failure : t.verify(true);
             Measurement m = new Measurement("ALTER TABLE ... ALGORITHM=COPY", seconds, rows, rows, Double.NaN,
                     wrong == null, wrong == null ? "" : wrong, w);

@@ -6,10 +6,12 @@ import io.vstream.connect.testsupport.db.MariaDbShards;
 import io.vstream.connect.testsupport.load.LoadStats;
 import io.vstream.connect.testsupport.load.LoadTable;
 import io.vstream.connect.testsupport.load.Target;
+import io.vstream.connect.testsupport.load.LoadTransaction;
 import io.vstream.connect.testsupport.load.WriteLoad;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * The ddl scenario's table and its write load, made fresh for every run: a new database on the shard with test-support's
@@ -77,6 +79,7 @@ final class DdlTable {
         private final WriteLoad load;
         private boolean started;
         private WriteWindow window;
+        private List<double[]> latencies = List.of();
 
         Run(MariaDbServer server, String database, WriteLoad load) {
             this.server = server;
@@ -102,8 +105,30 @@ final class DdlTable {
             if (window == null) {
                 LoadStats stats = load.stop();
                 window = WriteWindow.of(stats, load.committedTransactions());
+                latencies = latencies(load.committedTransactions());
             }
             return window;
+        }
+
+        /**
+         * Each acknowledged write of the window as {seconds, latency ms}: its time is its slot in the load's fixed pace
+         * (the thread's sequence number times the thread's interval; the load has no clock of its own per write), so a
+         * stall shows as the writes of its slots taking longer. For the plots.
+         */
+        List<double[]> latencies() {
+            return latencies;
+        }
+
+        private static List<double[]> latencies(List<LoadTransaction> committed) {
+            double interval = THREADS / WRITES_PER_SECOND;
+            List<double[]> out = new java.util.ArrayList<>();
+            for (LoadTransaction t : committed) {
+                if (t.thread() >= 0) { // not a preload batch
+                    out.add(new double[] {t.sequence() * interval, t.durationNanos() / 1e6});
+                }
+            }
+            out.sort(java.util.Comparator.comparingDouble(p -> p[0]));
+            return out;
         }
 
         /** Runs the load alone for {@code d} (the baseline: no migration). */

@@ -3,7 +3,6 @@ package io.vstream.connect.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vstream.connect.core.event.TopicNames;
-import io.vstream.connect.testsupport.connect.ConnectCluster;
 import io.vstream.connect.testsupport.db.MariaDbServer;
 import java.io.IOException;
 import java.time.Duration;
@@ -16,11 +15,10 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.connect.util.clusters.EmbeddedKafkaCluster;
 
 /**
  * "Us" in the ddl scenario: one online-DDL migration by the three connectors of docs/online-ddl.md, deployed together
- * on the in-process Connect cluster (loaded from their plugin archives) as config-examples/online-ddl-*.json
+ * on the Connect worker process (loaded from their plugin archives) as config-examples/online-ddl-*.json
  * configures them, on a single-shard keyspace ({@code -}): the coordinator ({@code workflow=online-ddl}), the source
  * ({@code start.mode=copy}, {@code table.include.list=orders}, {@code heartbeat.interval.ms=200}) and the sink
  * ({@code mode=ghost}, {@code target.topology}, {@code ghost.migration}). Timed from the first deploy until the
@@ -34,13 +32,13 @@ final class OnlineDdlRun {
     static final String SINK_CLASS = "io.vstream.connect.sink.VStreamSinkConnector";
     static final String JSON = "org.apache.kafka.connect.json.JsonConverter";
 
-    private final ConnectCluster connect;
+    private final ConnectProcesses connect;
     private final MariaDbServer server;
     private final String runPrefix;
     private final ObjectMapper json = new ObjectMapper();
     private int runs;
 
-    OnlineDdlRun(ConnectCluster connect, MariaDbServer server, String runPrefix) {
+    OnlineDdlRun(ConnectProcesses connect, MariaDbServer server, String runPrefix) {
         this.connect = connect;
         this.server = server;
         this.runPrefix = runPrefix;
@@ -134,10 +132,10 @@ final class OnlineDdlRun {
         String prefix = base.replace('-', '_');
         String topic = TopicNames.shardTopic(prefix, SourceRun.KEYSPACE, SourceRun.SHARD);
         String statusTopic = prefix + "_status";
-        EmbeddedKafkaCluster kafka = connect.embedded().kafka();
+        ConnectProcesses kafka = connect;
         kafka.createTopic(topic, 1, 1, Map.of("message.timestamp.type", "LogAppendTime"));
         kafka.createTopic(statusTopic, 1, 1, Map.of());
-        CutOverLog log = new CutOverLog();
+        CutOverLog log = new CutOverLog(connect.workerLog());
         Map<String, Long> firstAt = new LinkedHashMap<>();
         Status done = null;
         String failure = null;
@@ -221,7 +219,7 @@ final class OnlineDdlRun {
         return s.toString();
     }
 
-    private static KafkaConsumer<byte[], byte[]> statusConsumer(EmbeddedKafkaCluster kafka, String topic) {
+    private static KafkaConsumer<byte[], byte[]> statusConsumer(ConnectProcesses kafka, String topic) {
         Map<String, Object> props = new HashMap<>();
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         props.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false");

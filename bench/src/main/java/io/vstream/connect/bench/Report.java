@@ -23,9 +23,20 @@ final class Report {
     private final Map<String, String> setup;
     private final List<ScenarioResult> scenarios;
     private final List<String> errors;
+    private Map<Plots.Chart, String> plotFiles = Map.of();
+    private String name;
+    private String wallTime;
+
+    /** The run's wall time so far (up to the report), for the report's header. */
+    void wallTime(String text) {
+        this.wallTime = text;
+    }
+
+    private final Footprint footprint;
 
     Report(String started, BenchOptions options, Machine machine, Map<String, String> setup,
-           List<ScenarioResult> scenarios, List<String> errors) {
+           List<ScenarioResult> scenarios, List<String> errors, Footprint footprint) {
+        this.footprint = footprint;
         this.started = started;
         this.options = options;
         this.machine = machine;
@@ -37,14 +48,18 @@ final class Report {
     /** Writes both files and returns the Markdown one. */
     Path write(Path dir, String stamp) throws IOException {
         Files.createDirectories(dir);
-        String name = stamp;
+        name = stamp;
         for (int n = 2; Files.exists(dir.resolve(name + ".md")) || Files.exists(dir.resolve(name + ".json")); n++) {
             name = stamp + "-" + n;
         }
         Path md = dir.resolve(name + ".md");
+        plotFiles = Plots.write(dir, name);
         Files.writeString(md, markdown(), StandardCharsets.UTF_8);
+        ObjectNode json = json();
+        ArrayNode plots = json.putArray("plots");
+        plotFiles.forEach((c, file) -> plots.addObject().put("id", c.id()).put("title", c.title()).put("file", file));
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(dir.resolve(name + ".json").toFile(),
-                json());
+                json);
         return md;
     }
 
@@ -58,6 +73,9 @@ final class Report {
         o.append("**Machine**: ").append(machine.cpus()).append(" CPUs (").append(machine.cpuModel()).append("), ")
                 .append(String.format(Locale.ROOT, "%,d", machine.memoryMb())).append(" MB RAM; ").append(machine.jdk())
                 .append("; ").append(machine.os()).append("; MariaDB ").append(machine.mariadb()).append(".\n");
+        if (wallTime != null) {
+            o.append("**Wall time**: ").append(wallTime).append(".\n");
+        }
         o.append("Load average (1/5/15 min) at start ").append(machine.loadAtStart()).append(", at end ")
                 .append(machine.loadAtEnd()).append(". **The machine is shared with other work (builds, test suites)**:"
                         + " absolute rates are noisy; the ratio of a pair (us and peer run back to back) is the number"
@@ -68,11 +86,69 @@ final class Report {
         for (ScenarioResult s : scenarios) {
             scenario(o, s);
         }
+        if (footprint != null) {
+            footprint.markdown(o);
+        }
+        if (!plotFiles.isEmpty()) {
+            o.append("## Plots\n\n");
+            plotFiles.forEach((c, file) -> o.append("![").append(c.title()).append("](").append(file).append(")\n\n"));
+        }
         if (!errors.isEmpty()) {
             o.append("## Errors\n\n");
             errors.forEach(e -> o.append("- ").append(e.replace("\n", " ")).append('\n'));
             o.append('\n');
         }
+        return o.toString();
+    }
+
+    /** Where the block that this run regenerates in docs/benchmarks.md starts and ends. */
+    static final String DOCS_START = "<!-- bench:latest:start (bench/run writes what follows up to bench:latest:end) -->";
+    static final String DOCS_END = "<!-- bench:latest:end -->";
+
+    /**
+     * The block of docs/benchmarks.md that shows this run (its tables, targets, footprint and plots), with links
+     * relative to {@code docs/}. Call after {@link #write}.
+     */
+    String docsBlock(String wallTime) {
+        String rel = "../bench/results/";
+        StringBuilder o = new StringBuilder();
+        o.append(DOCS_START).append("\n\n");
+        o.append("From [bench/results/").append(name).append(".md](").append(rel).append(name).append(".md) (`")
+                .append(commandLine()).append("`, started ").append(started).append(", wall time ").append(wallTime)
+                .append(" with the build; ").append(machine.cpus()).append(" CPUs, ").append(machine.cpuModel())
+                .append(", ").append(machine.jdk()).append(", MariaDB ").append(machine.mariadb())
+                .append("; load average ").append(machine.loadAtStart()).append(" at the start, ")
+                .append(machine.loadAtEnd()).append(" at the end: the machine is shared, read the ratios).")
+                .append(" JsonConverter with schemas.\n\n");
+        for (ScenarioResult s : scenarios) {
+            o.append("#### ").append(s.name()).append(": ").append(s.title()).append("\n\n");
+            if (hasWrites(s)) {
+                DdlTables.write(o, s);
+            } else {
+                table(o, s);
+                o.append('\n');
+            }
+            verdicts(o, s);
+            String size = s.settings().get("ROW record size");
+            if (size != null) {
+                o.append("ROW record size: ").append(size).append(".\n");
+            }
+            o.append('\n');
+        }
+        if (footprint != null) {
+            StringBuilder f = new StringBuilder();
+            footprint.markdown(f);
+            o.append(f.toString().replaceFirst("^## ", "#### "));
+        }
+        if (!plotFiles.isEmpty()) {
+            o.append("#### Plots\n\n");
+            plotFiles.forEach((c, file) -> o.append("![").append(c.title()).append("](").append(rel).append(file)
+                    .append(")\n\n"));
+        }
+        if (!errors.isEmpty()) {
+            o.append("Errors: ").append(String.join("; ", errors).replace("\n", " ")).append("\n\n");
+        }
+        o.append(DOCS_END);
         return o.toString();
     }
 
@@ -90,6 +166,7 @@ final class Report {
         if (!options.converter().equals("json-schemas")) {
             c.append(" --converter ").append(options.converter());
         }
+        options.sourceProps().forEach((k, v) -> c.append(" --source-prop ").append(k).append('=').append(v));
         return c.toString();
     }
 
@@ -128,14 +205,8 @@ final class Report {
                 .append(" - ").append(ratio(ratio.max())).append(" |\n");
     }
 
-    private static void scenario(StringBuilder o, ScenarioResult s) {
-        o.append("## ").append(s.name()).append(": ").append(s.title()).append("\n\n");
-        if (hasWrites(s)) {
-            DdlTables.write(o, s);
-        } else {
-            table(o, s);
-            o.append('\n');
-        }
+    /** The target lines of one scenario: its ratio's and its other checks'. */
+    static void verdicts(StringBuilder o, ScenarioResult s) {
         Stats ratio = s.ratio();
         o.append(s.goal() == ScenarioResult.Goal.TIME ? "Target: us <= " + f2(s.targetRatio()) + "x peer's time: "
                 : "Target: us >= " + f2(s.targetRatio()) + "x peer: ");
@@ -152,6 +223,17 @@ final class Report {
                     .append(c.met() == null ? "**no result**" : c.met() ? "**met**" : "**not met**")
                     .append(" (").append(c.detail()).append(").\n");
         }
+    }
+
+    private static void scenario(StringBuilder o, ScenarioResult s) {
+        o.append("## ").append(s.name()).append(": ").append(s.title()).append("\n\n");
+        if (hasWrites(s)) {
+            DdlTables.write(o, s);
+        } else {
+            table(o, s);
+            o.append('\n');
+        }
+        verdicts(o, s);
         Stats usStream = s.usStreamRate();
         Stats peerStream = s.peerStreamRate();
         if (usStream.count() > 0) {
@@ -250,6 +332,9 @@ final class Report {
         root.put("started", started);
         root.put("scale", options.scale().name());
         root.put("pairs", options.pairs());
+        if (wallTime != null) {
+            root.put("wall_time", wallTime);
+        }
         root.put("warmup_pairs", options.warmups());
         ObjectNode mach = root.putObject("machine");
         mach.put("cpus", machine.cpus());
@@ -306,6 +391,40 @@ final class Report {
             ArrayNode singles = n.putArray("singles");
             for (Measurement single : s.singles()) {
                 measurement(singles.addObject().put("what", single.side()), single);
+            }
+        }
+        if (footprint != null) {
+            ObjectNode fp = root.putObject("footprint");
+            fp.put("worker_heap", Footprint.HEAP);
+            number(fp, "peak_heap_used_mb", footprint.peakHeapMb());
+            number(fp, "peak_rss_mb", footprint.peakRssMb());
+            fp.put("all_runs_valid", footprint.allValid());
+            number(fp, "rss_growth_last_over_first", footprint.rssGrowth());
+            Boolean flat = footprint.flat();
+            if (flat == null) {
+                fp.putNull("flat");
+            } else {
+                fp.put("flat", flat);
+            }
+            ArrayNode fr = fp.putArray("runs");
+            for (Footprint.Run r : footprint.runs()) {
+                ObjectNode rn = fr.addObject().put("run", r.label()).put("valid", r.valid());
+                number(rn, "start_s", r.start());
+                number(rn, "end_s", r.end());
+                number(rn, "rate", r.rateItems());
+                number(rn, "heap_used_mb", r.heapUsedMb());
+                number(rn, "old_used_mb", r.oldUsedMb());
+                number(rn, "rss_mb", r.rssMb());
+                number(rn, "gc_seconds", r.gcSeconds());
+            }
+            ArrayNode fs = fp.putArray("samples");
+            for (MemorySampler.Sample x : footprint.samples()) {
+                ObjectNode sn = fs.addObject();
+                number(sn, "t", x.t());
+                number(sn, "rss_mb", x.rssMb());
+                number(sn, "heap_used_mb", x.heapUsedMb());
+                number(sn, "old_used_mb", x.oldUsedMb());
+                number(sn, "gc_seconds", x.gcSeconds());
             }
         }
         ArrayNode err = root.putArray("errors");

@@ -16,7 +16,6 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.record.TimestampType;
-import org.apache.kafka.connect.util.clusters.EmbeddedKafkaCluster;
 
 /**
  * Reads one shard topic from its start, as a consumer application would, up to the record that ends a run (the COMMIT
@@ -89,13 +88,15 @@ final class ShardLogWatcher implements AutoCloseable {
     private long firstRowAppend = -1;
     private long rowBytes;
     private boolean appendTimes = true;
+    private final Timeline rowTimeline = new Timeline();
+    private volatile long originMs;
 
     /**
      * @param end           which record ends the run
      * @param countCopyRows whether to look for {@code "op":"r"} in ROW records
      * @param minRecords    how many records the topic holds at least when the run is complete (reading starts then)
      */
-    ShardLogWatcher(EmbeddedKafkaCluster kafka, String topic, End end, boolean countCopyRows, long minRecords) {
+    ShardLogWatcher(ConnectProcesses kafka, String topic, End end, boolean countCopyRows, long minRecords) {
         Map<String, Object> props = new HashMap<>();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
@@ -112,6 +113,16 @@ final class ShardLogWatcher implements AutoCloseable {
         this.minRecords = minRecords;
         this.thread = new Thread(this::tail, "bench-watch-" + topic);
         this.thread.setDaemon(true);
+    }
+
+    /** The time (epoch ms) the run started: the row timeline counts from it. */
+    void origin(long epochMs) {
+        originMs = epochMs;
+    }
+
+    /** ROW records per {@link Timeline#BUCKET_MS} by broker append time, from {@link #origin}. */
+    Timeline rowTimeline() {
+        return rowTimeline;
     }
 
     ShardLogWatcher start() {
@@ -193,6 +204,7 @@ final class ShardLogWatcher implements AutoCloseable {
             if (firstRowAppend < 0) {
                 firstRowAppend = time;
             }
+            rowTimeline.addAtMs(time - originMs, 1);
             if (countCopyRows && r.value() != null && indexOf(r.value(), OP_READ, true) >= 0) {
                 copyRows++;
             }

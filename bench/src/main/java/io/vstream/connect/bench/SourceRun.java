@@ -1,14 +1,12 @@
 package io.vstream.connect.bench;
 
 import io.vstream.connect.core.event.TopicNames;
-import io.vstream.connect.testsupport.connect.ConnectCluster;
 import io.vstream.connect.testsupport.db.MariaDbServer;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.ToLongFunction;
 import org.apache.kafka.connect.runtime.rest.entities.ConnectorStateInfo;
-import org.apache.kafka.connect.util.clusters.EmbeddedKafkaCluster;
 
 /**
  * "Us": one run of the source connector, loaded from its plugin archive by the Connect cluster, against one shard. Each
@@ -22,15 +20,16 @@ final class SourceRun {
     static final String KEYSPACE = "bench";
     static final String SHARD = "-";
 
-    private final ConnectCluster connect;
+    private final ConnectProcesses connect;
     private final MariaDbServer server;
     private final String runPrefix;
     private int runs;
 
     private final String converter;
     private volatile long bytesPerRow;
+    private volatile Timeline lastTimeline;
 
-    SourceRun(ConnectCluster connect, MariaDbServer server, String runPrefix, String converter) {
+    SourceRun(ConnectProcesses connect, MariaDbServer server, String runPrefix, String converter) {
         this.connect = connect;
         this.server = server;
         this.runPrefix = runPrefix;
@@ -40,6 +39,11 @@ final class SourceRun {
     /** The average serialized size (key and value) of a ROW record in the last complete run, or 0. */
     long bytesPerRow() {
         return bytesPerRow;
+    }
+
+    /** ROW records over time (broker append times from the deploy) of the last complete run, or null. */
+    Timeline lastTimeline() {
+        return lastTimeline;
     }
 
     /** How records are converted, for the report. */
@@ -83,7 +87,7 @@ final class SourceRun {
         String name = runPrefix + "-" + n;
         String prefix = runPrefix.replace('-', '_') + "_" + n;
         String topic = TopicNames.shardTopic(prefix, KEYSPACE, SHARD);
-        EmbeddedKafkaCluster kafka = connect.embedded().kafka();
+        ConnectProcesses kafka = connect;
         kafka.createTopic(topic, 1, 1, Map.of("message.timestamp.type", "LogAppendTime"));
         Map<String, String> c = new HashMap<>(config);
         c.put("topic.prefix", prefix);
@@ -91,6 +95,7 @@ final class SourceRun {
         ShardLogWatcher.Result result = null;
         String failure = null;
         long t0 = System.currentTimeMillis();
+        watcher.origin(t0);
         try {
             connect.deploy(name, c);
             long deadline = System.nanoTime() + timeout.toNanos();
@@ -123,6 +128,7 @@ final class SourceRun {
                             + partial.records() + " read)");
         }
         bytesPerRow = result.bytesPerRow();
+        lastTimeline = watcher.rowTimeline();
         double seconds = (result.endAppend() - t0) / 1000.0;
         double stream = result.firstRowAppend() > 0 ? (result.endAppend() - result.firstRowAppend()) / 1000.0
                 : Double.NaN;
@@ -136,7 +142,7 @@ final class SourceRun {
     }
 
     /** The stack trace of the connector or of a task of it that FAILED, or null. */
-    static String failedTask(ConnectCluster connect, String name) {
+    static String failedTask(ConnectProcesses connect, String name) {
         try {
             ConnectorStateInfo s = connect.status(name);
             if ("FAILED".equals(s.connector().state())) {
@@ -153,7 +159,7 @@ final class SourceRun {
         return null;
     }
 
-    static void deleteTopic(EmbeddedKafkaCluster kafka, String topic) {
+    static void deleteTopic(ConnectProcesses kafka, String topic) {
         try {
             kafka.deleteTopic(topic);
         } catch (RuntimeException e) {
