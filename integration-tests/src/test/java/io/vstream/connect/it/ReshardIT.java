@@ -352,6 +352,12 @@ class ReshardIT {
             List<Struct> statuses = CloneHandoffIT.awaitState(cluster, statusTopic, "COMPLETE", Duration.ofSeconds(180));
             Struct last = statuses.get(statuses.size() - 1);
             assertThat(last.getString("reason")).contains("switched: journal");
+            // the copy's rows in the status: counted by the appliers on the new shards, 100% once copied
+            assertThat(statuses.stream().map(st -> st.getInt64("rows_copied")).filter(java.util.Objects::nonNull)
+                    .mapToLong(Long::longValue).max().orElse(0)).as("rows copied in the status").isGreaterThan(2_000);
+            assertThat(statuses.stream().filter(st -> "READY".equals(st.getString("state")))
+                    .map(st -> st.getFloat64("progress_pct")).toList()).isNotEmpty().allMatch(p -> p != null
+                    && p == 100.0);
             for (MariaDbServer s : old.values()) {
                 assertThat(s.queryLong("mysql", "SELECT @@GLOBAL.read_only")).isEqualTo(1L);
             }

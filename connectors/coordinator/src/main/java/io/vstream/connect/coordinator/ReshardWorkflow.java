@@ -39,6 +39,9 @@ final class ReshardWorkflow implements Workflow {
     private final Map<String, VStreamCoordinatorConnectorConfig.Endpoint> oldShards;
     private final Map<String, VStreamCoordinatorConnectorConfig.Endpoint> newShards;
     private StatusRecords.Progress progress = StatusRecords.Progress.NONE;
+    private final CopyProgressEstimator estimator = new CopyProgressEstimator(java.time.Duration.ofSeconds(30));
+    private long rowsEstimate;
+    private long estimateReadAt;
 
     ReshardWorkflow(VStreamCoordinatorConnectorConfig config, String workflow) {
         this.config = config;
@@ -283,7 +286,53 @@ final class ReshardWorkflow implements Workflow {
         }
         StringBuilder src = new StringBuilder();
         sources.forEach((k, v) -> src.append(src.length() == 0 ? "" : " ").append(k).append('=').append(v));
-        progress = new StatusRecords.Progress(src.toString(), appliedText.toString(), lag, copying);
+        CopyProgressEstimator.Estimate rows = rows(s, copying);
+        progress = new StatusRecords.Progress(src.toString(), appliedText.toString(), lag, copying,
+                rows == null ? null : rows.rowsCopied(), rows == null ? null : rows.rowsTotal(),
+                rows == null ? null : rows.percent(), rows == null || rows.rowsPerSecond() == null ? null
+                        : Math.round(rows.rowsPerSecond() * 10) / 10.0, rows == null ? null : rows.etaMs(), null);
+    }
+
+    /**
+     * The copy's rows: those the appliers counted on every new shard (each chunk once), against the old shards'
+     * estimate of their tables' rows (re-read every 10 s) until the copy has completed; null when an applier does not
+     * count.
+     */
+    private CopyProgressEstimator.Estimate rows(Shards s, Integer copying) throws SQLException {
+        long copied = 0;
+        boolean any = false;
+        for (Connection c : s.next.values()) {
+            for (ApplierChannel.Applied a : applier.applied(c)) {
+                if (!oldShards.containsKey(a.topic().substring(a.topic().lastIndexOf('.') + 1))) {
+                    continue;
+                }
+                if (a.rowsCopied() == null) {
+                    return null;
+                }
+                copied += a.rowsCopied();
+                any = true;
+            }
+        }
+        if (!any) {
+            return null;
+        }
+        if (estimateReadAt == 0 || System.nanoTime() - estimateReadAt > 10_000_000_000L) {
+            long estimate = 0;
+            for (Connection c : s.old.values()) {
+                try (java.sql.PreparedStatement ps = c.prepareStatement("SELECT COALESCE(SUM(table_rows), 0) FROM"
+                        + " information_schema.tables WHERE table_schema = ? AND table_type = 'BASE TABLE'")) {
+                    ps.setString(1, config.reshardDatabase());
+                    try (java.sql.ResultSet rs = ps.executeQuery()) {
+                        estimate += rs.next() ? rs.getLong(1) : 0;
+                    }
+                }
+            }
+            rowsEstimate = estimate;
+            estimateReadAt = System.nanoTime();
+        }
+        boolean done = copying != null && copying == 0;
+        return estimator.observe(System.nanoTime(), copied, CopyProgressEstimator.shardTotal(copied, rowsEstimate,
+                done), done);
     }
 
     private static Integer tablesCopying(String copyState) {
