@@ -294,7 +294,7 @@ final class CloneWorkflow implements Workflow {
      * Whether the applier's position has reached {@code s}. It can be past S only by transactions of tables the
      * stream does not carry (a heartbeat moved it), which replication filters out (see startReplication).
      */
-    private static boolean reached(String applied, String s) {
+    static boolean reached(String applied, String s) {
         try {
             return GtidPosition.parse(applied).contains(GtidPosition.parse(s));
         } catch (IllegalArgumentException e) {
@@ -303,7 +303,7 @@ final class CloneWorkflow implements Workflow {
     }
 
     /** Tables still to copy: null while unknown (no copy progress yet), 0 once the copy has completed. */
-    private static Integer tablesCopying(String copyState) {
+    static Integer tablesCopying(String copyState) {
         if (copyState == null || copyState.isBlank()) {
             return null;
         }

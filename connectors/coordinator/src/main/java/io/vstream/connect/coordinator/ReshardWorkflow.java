@@ -1,7 +1,6 @@
 package io.vstream.connect.coordinator;
 
 import io.vstream.connect.core.keyrange.KeyRange;
-import io.vstream.connect.core.position.GtidPosition;
 import io.vstream.connect.core.reshard.Journal;
 import io.vstream.connect.core.reshard.JournalTable;
 import java.sql.Connection;
@@ -82,7 +81,7 @@ final class ReshardWorkflow implements Workflow {
             return status;
         }
         try (Shards s = open()) {
-            Map<String, Map<String, String>> applied = applied(s);
+            Map<String, Map<String, ApplierChannel.Applied>> applied = applied(s);
             measure(s, applied);
             switch (status.state()) {
                 case CREATED: {
@@ -108,7 +107,7 @@ final class ReshardWorkflow implements Workflow {
         }
     }
 
-    private WorkflowStatus watch(WorkflowStatus status, Map<String, Map<String, String>> applied) {
+    private WorkflowStatus watch(WorkflowStatus status, Map<String, Map<String, ApplierChannel.Applied>> applied) {
         if (progress.tablesCopying() == null || progress.tablesCopying() > 0 || missingPairs(applied) > 0) {
             return status.state() == WorkflowState.COPYING ? status : status.to(WorkflowState.COPYING);
         }
@@ -206,12 +205,12 @@ final class ReshardWorkflow implements Workflow {
         long deadline = System.nanoTime() + config.stopTimeout().toNanos();
         String missing;
         do {
-            Map<String, Map<String, String>> applied = applied(s);
+            Map<String, Map<String, ApplierChannel.Applied>> applied = applied(s);
             missing = null;
-            for (Map.Entry<String, Map<String, String>> t : applied.entrySet()) {
+            for (Map.Entry<String, Map<String, ApplierChannel.Applied>> t : applied.entrySet()) {
                 for (String old : overlapping(t.getKey())) {
-                    String have = t.getValue().get(old);
-                    if (!contains(have, finals.get(old))) {
+                    String have = positionOf(t.getValue().get(old));
+                    if (have == null || !CloneWorkflow.reached(have, finals.get(old))) {
                         missing = "new shard " + t.getKey() + " holds " + have + " of old shard " + old + ", needs "
                                 + finals.get(old);
                     }
@@ -225,15 +224,15 @@ final class ReshardWorkflow implements Workflow {
         return missing;
     }
 
-    /** New shard -> (old shard -> applied position), for the old shards each new shard overlaps. */
-    private Map<String, Map<String, String>> applied(Shards s) throws SQLException {
-        Map<String, Map<String, String>> out = new LinkedHashMap<>();
+    /** New shard -> (old shard -> what the applier holds of it): one read of each new shard's applied state. */
+    private Map<String, Map<String, ApplierChannel.Applied>> applied(Shards s) throws SQLException {
+        Map<String, Map<String, ApplierChannel.Applied>> out = new LinkedHashMap<>();
         for (Map.Entry<String, Connection> t : s.next.entrySet()) {
-            Map<String, String> byOld = new LinkedHashMap<>();
+            Map<String, ApplierChannel.Applied> byOld = new LinkedHashMap<>();
             for (ApplierChannel.Applied a : applier.applied(t.getValue())) {
                 String shard = a.topic().substring(a.topic().lastIndexOf('.') + 1);
                 if (oldShards.containsKey(shard)) {
-                    byOld.put(shard, a.position());
+                    byOld.put(shard, a);
                 }
             }
             out.put(t.getKey(), byOld);
@@ -241,9 +240,9 @@ final class ReshardWorkflow implements Workflow {
         return out;
     }
 
-    private int missingPairs(Map<String, Map<String, String>> applied) {
+    private int missingPairs(Map<String, Map<String, ApplierChannel.Applied>> applied) {
         int missing = 0;
-        for (Map.Entry<String, Map<String, String>> t : applied.entrySet()) {
+        for (Map.Entry<String, Map<String, ApplierChannel.Applied>> t : applied.entrySet()) {
             for (String old : overlapping(t.getKey())) {
                 if (t.getValue().get(old) == null) {
                     missing++;
@@ -258,7 +257,11 @@ final class ReshardWorkflow implements Workflow {
         return oldShards.keySet().stream().filter(o -> KeyRange.parse(o).intersects(range)).toList();
     }
 
-    private void measure(Shards s, Map<String, Map<String, String>> applied) throws SQLException {
+    private static String positionOf(ApplierChannel.Applied a) {
+        return a == null ? null : a.position();
+    }
+
+    private void measure(Shards s, Map<String, Map<String, ApplierChannel.Applied>> applied) throws SQLException {
         Map<String, String> sources = new LinkedHashMap<>();
         for (Map.Entry<String, Connection> e : s.old.entrySet()) {
             sources.put(e.getKey(), position(e.getValue()));
@@ -266,18 +269,18 @@ final class ReshardWorkflow implements Workflow {
         Long lag = 0L;
         Integer copying = 0;
         StringBuilder appliedText = new StringBuilder();
-        for (Map.Entry<String, Map<String, String>> t : applied.entrySet()) {
+        for (Map.Entry<String, Map<String, ApplierChannel.Applied>> t : applied.entrySet()) {
             for (String old : overlapping(t.getKey())) {
-                String have = t.getValue().get(old);
+                String have = positionOf(t.getValue().get(old));
                 appliedText.append(appliedText.length() == 0 ? "" : " ").append(t.getKey()).append('<').append(old)
                         .append('=').append(have);
                 Long l = CloneWorkflow.lag(sources.get(old), have);
                 lag = lag == null || l == null ? null : Math.max(lag, l);
             }
         }
-        for (Connection c : s.next.values()) {
-            for (ApplierChannel.Applied a : applier.applied(c)) {
-                Integer n = tablesCopying(a.copyState());
+        for (Map<String, ApplierChannel.Applied> byOld : applied.values()) {
+            for (ApplierChannel.Applied a : byOld.values()) {
+                Integer n = CloneWorkflow.tablesCopying(a.copyState());
                 copying = copying == null || n == null ? null : copying + n;
             }
         }
@@ -286,7 +289,7 @@ final class ReshardWorkflow implements Workflow {
         }
         StringBuilder src = new StringBuilder();
         sources.forEach((k, v) -> src.append(src.length() == 0 ? "" : " ").append(k).append('=').append(v));
-        CopyProgressEstimator.Estimate rows = rows(s, copying);
+        CopyProgressEstimator.Estimate rows = rows(s, applied, copying);
         progress = new StatusRecords.Progress(src.toString(), appliedText.toString(), lag, copying,
                 rows == null ? null : rows.rowsCopied(), rows == null ? null : rows.rowsTotal(),
                 rows == null ? null : rows.percent(), rows == null || rows.rowsPerSecond() == null ? null
@@ -298,14 +301,12 @@ final class ReshardWorkflow implements Workflow {
      * estimate of their tables' rows (re-read every 10 s) until the copy has completed; null when an applier does not
      * count.
      */
-    private CopyProgressEstimator.Estimate rows(Shards s, Integer copying) throws SQLException {
+    private CopyProgressEstimator.Estimate rows(Shards s, Map<String, Map<String, ApplierChannel.Applied>> applied,
+                                                Integer copying) throws SQLException {
         long copied = 0;
         boolean any = false;
-        for (Connection c : s.next.values()) {
-            for (ApplierChannel.Applied a : applier.applied(c)) {
-                if (!oldShards.containsKey(a.topic().substring(a.topic().lastIndexOf('.') + 1))) {
-                    continue;
-                }
+        for (Map<String, ApplierChannel.Applied> byOld : applied.values()) {
+            for (ApplierChannel.Applied a : byOld.values()) {
                 if (a.rowsCopied() == null) {
                     return null;
                 }
@@ -333,24 +334,6 @@ final class ReshardWorkflow implements Workflow {
         boolean done = copying != null && copying == 0;
         return estimator.observe(System.nanoTime(), copied, CopyProgressEstimator.shardTotal(copied, rowsEstimate,
                 done), done);
-    }
-
-    private static Integer tablesCopying(String copyState) {
-        if (copyState == null || copyState.isBlank()) {
-            return null;
-        }
-        return io.vstream.connect.core.position.OffsetCodec.copyStateFromJson(copyState).size();
-    }
-
-    private static boolean contains(String have, String wanted) {
-        if (have == null || wanted == null) {
-            return false;
-        }
-        try {
-            return GtidPosition.parse(have).contains(GtidPosition.parse(wanted));
-        } catch (IllegalArgumentException e) {
-            return false;
-        }
     }
 
     private static String position(Connection c) throws SQLException {

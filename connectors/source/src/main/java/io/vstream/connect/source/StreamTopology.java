@@ -112,7 +112,7 @@ final class StreamTopology {
             topology = topology.resumeAcross(config, reader, servers, orphans);
         }
         if (reader != null) {
-            topology = topology.afterJournals(offsets(reader, keyspace, topology.shards), configured)
+            topology = topology.afterJournals(offsets(reader, keyspace, topology.names()), configured)
                     .orElse(topology);
         }
         return topology;
@@ -141,9 +141,7 @@ final class StreamTopology {
             return this; // TopologyGuard refuses to drop the orphans, with its message
         }
         Journal j = journal;
-        Map<String, Map<String, Object>> stored = offsets(reader, config.keyspace(),
-                j.participants().stream().map(p -> new ShardSpec(p.shard(),
-                        io.vstream.connect.core.keyrange.KeyRange.parse(p.shard()), "-", 0)).toList());
+        Map<String, Map<String, Object>> stored = offsets(reader, config.keyspace(), j.participantNames());
         List<ShardSpec> participants = new ArrayList<>();
         List<String> unreachable = new ArrayList<>();
         for (Journal.ShardPosition p : j.participants()) {
@@ -241,19 +239,25 @@ final class StreamTopology {
         return changed ? Optional.of(current) : Optional.empty();
     }
 
+    /** The stored offsets of {@code shards}, by shard name (shards without one are absent). */
     static Map<String, Map<String, Object>> offsets(OffsetStorageReader reader, String keyspace,
-                                                    List<ShardSpec> shards) {
+                                                    List<String> shards) {
         List<Map<String, String>> partitions = new ArrayList<>();
-        shards.forEach(s -> partitions.add(OffsetCodec.partition(keyspace, s.name())));
+        shards.forEach(name -> partitions.add(OffsetCodec.partition(keyspace, name)));
         Map<Map<String, String>, Map<String, Object>> stored = reader.offsets(partitions);
         Map<String, Map<String, Object>> out = new LinkedHashMap<>();
-        for (ShardSpec s : shards) {
-            Map<String, Object> o = stored.get(OffsetCodec.partition(keyspace, s.name()));
+        for (String name : shards) {
+            Map<String, Object> o = stored.get(OffsetCodec.partition(keyspace, name));
             if (o != null) {
-                out.put(s.name(), o);
+                out.put(name, o);
             }
         }
         return out;
+    }
+
+    /** The names of this topology's shards. */
+    List<String> names() {
+        return shards.stream().map(ShardSpec::name).toList();
     }
 
     @Override

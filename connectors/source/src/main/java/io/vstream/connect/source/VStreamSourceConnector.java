@@ -56,7 +56,7 @@ public class VStreamSourceConnector extends SourceConnector {
                 Thread.sleep(interval);
                 StreamTopology current = topology;
                 java.util.Optional<StreamTopology> next = current.afterJournals(StreamTopology.offsets(
-                        context().offsetStorageReader(), config.keyspace(), current.shards()), config.topology());
+                        context().offsetStorageReader(), config.keyspace(), current.names()), config.topology());
                 if (next.isPresent() && running) {
                     topology = next.get();
                     LOG.info("Keyspace '{}': reconfiguring the tasks for shard(s) {}", config.keyspace(),
