@@ -31,7 +31,7 @@ public final class ClusterOptions {
             description = "Consumer properties for Kafka (security.protocol, sasl.*, ssl.*).")
     Path kafkaConfig;
 
-    @Option(names = "--timeout-ms", paramLabel = "MS", defaultValue = "15000",
+    @Option(names = "--timeout-ms", paramLabel = "MS", defaultValue = "30000",
             description = "How long to wait for the REST API or Kafka before giving up with exit 3 (default ${DEFAULT-VALUE}).")
     long timeoutMs;
 

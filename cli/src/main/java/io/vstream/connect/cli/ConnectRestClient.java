@@ -42,6 +42,11 @@ public class ConnectRestClient {
         } catch (IllegalArgumentException e) {
             throw CliException.usage("--connect-url " + url + " is not a URL: " + e.getMessage());
         }
+        if (!"http".equalsIgnoreCase(base.getScheme()) && !"https".equalsIgnoreCase(base.getScheme())
+                || base.getHost() == null) {
+            throw CliException.usage("--connect-url " + url + " is not a URL of a Connect REST API: give"
+                    + " http(s)://host:port, e.g. http://localhost:8083");
+        }
         this.authorization = user == null || user.isEmpty() ? null : "Basic " + Base64.getEncoder().encodeToString(
                 (user + ":" + (password == null ? "" : password)).getBytes(StandardCharsets.UTF_8));
         this.timeout = timeout;

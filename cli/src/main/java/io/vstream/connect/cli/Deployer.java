@@ -74,7 +74,13 @@ final class Deployer {
         }
         int i = 0;
         for (ConnectorConfig c : configs) {
-            rest.putConfig(c.name(), c.config());
+            try {
+                putWithRetries(rest, c);
+            } catch (CliException e) {
+                throw new CliException(e.exitCode(), e.getMessage() + "; " + halfDeployed(rest, configs, i)
+                        + ". Run the same vsc start again to finish: deploying is idempotent (PUT replaces a"
+                        + " connector's config with the same one)", e);
+            }
             ((ObjectNode) list.get(i++)).put("deployed", true);
             if (!json) {
                 out.println("deployed " + c.role().label() + " " + c.name());
@@ -87,5 +93,48 @@ final class Deployer {
             out.println("workflow " + workflow + " started; follow it with: vsc status " + workflow + " --watch");
         }
         return ExitCodes.OK;
+    }
+
+    private static final int PUT_ATTEMPTS = 3;
+
+    /**
+     * {@code PUT /connectors/{name}/config}, tried again when the REST API did not answer (a timeout may come after
+     * Connect has stored the config: PUT is idempotent, so trying again is safe).
+     */
+    private static void putWithRetries(ConnectRestClient rest, ConnectorConfig c) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                rest.putConfig(c.name(), c.config());
+                return;
+            } catch (CliException e) {
+                if (e.exitCode() != ExitCodes.UNREACHABLE || attempt == PUT_ATTEMPTS) {
+                    throw e;
+                }
+                try {
+                    Thread.sleep(1_000L * attempt);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /** Which of the workflow's connectors the cluster has now, as far as it answers. */
+    private static String halfDeployed(ConnectRestClient rest, List<ConnectorConfig> configs, int failedAt) {
+        String stopped = "stopped at " + configs.get(failedAt).name();
+        try {
+            List<String> existing = rest.connectors();
+            List<String> have = new java.util.ArrayList<>();
+            List<String> missing = new java.util.ArrayList<>();
+            for (ConnectorConfig c : configs) {
+                (existing.contains(c.name()) ? have : missing).add(c.name());
+            }
+            return stopped + "; the cluster has " + (have.isEmpty() ? "none of them" : have) + (missing.isEmpty()
+                    ? "" : ", not " + missing);
+        } catch (CliException e) {
+            return stopped + "; which of " + configs.stream().map(ConnectorConfig::name).toList()
+                    + " the cluster has is unknown (it does not answer)";
+        }
     }
 }

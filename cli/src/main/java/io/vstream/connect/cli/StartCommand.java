@@ -55,7 +55,7 @@ final class StartCommand implements Callable<Integer> {
 
         @Option(names = "--password-ref", paramLabel = "REF",
                 description = "Instead: a reference the workers resolve, e.g."
-                        + " '${file:/etc/kafka-connect/secrets.properties:vstream.password}'.")
+                        + " '$${file:/etc/kafka-connect/secrets.properties:vstream.password}'.")
         String passwordRef;
 
         @Option(names = "--postpone", description = "Hold the cut-over until 'vsc cutover W'.")
@@ -72,6 +72,12 @@ final class StartCommand implements Callable<Integer> {
                 description = "Replication factor of the topics Connect creates (default ${DEFAULT-VALUE}: the broker's).")
         String replicationFactor;
 
+        @Option(names = "--watch-url", paramLabel = "URL",
+                description = "The Connect REST API as the coordinator's worker reaches it, through which it watches"
+                        + " the workflow's source and sink (a failed task fails the workflow with its error;"
+                        + " default: --connect-url).")
+        String watchUrl;
+
         @Option(names = "--set", paramLabel = "ROLE:KEY=VALUE",
                 description = "Override or add a key of one connector (role source, sink or coordinator); repeatable.")
         List<String> overrides = new ArrayList<>();
@@ -84,7 +90,8 @@ final class StartCommand implements Callable<Integer> {
 
         WorkflowConfigs.Common common() {
             return new WorkflowConfigs.Common(name, statusTopic, topicPrefix, replicationFactor,
-                    WorkflowConfigs.overrides(overrides));
+                    WorkflowConfigs.overrides(overrides), watchUrl == null || watchUrl.isBlank() ? cluster.connectUrl
+                    : watchUrl);
         }
 
         String password() {

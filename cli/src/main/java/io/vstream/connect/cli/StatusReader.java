@@ -68,17 +68,23 @@ public final class StatusReader implements AutoCloseable {
             long deadline = System.nanoTime() + timeout.toNanos();
             while (!caughtUp(end)) {
                 if (System.nanoTime() > deadline) {
-                    throw CliException.unreachable("Kafka at " + bootstrap + " (reading " + topics + " timed out)",
-                            null);
+                    throw slow(topics);
                 }
                 pollOnce(Duration.ofMillis(200));
             }
             return histories;
         } catch (TimeoutException e) {
-            throw CliException.unreachable("Kafka at " + bootstrap, e);
+            throw slow(topics);
         } catch (KafkaException e) {
             throw CliException.unreachable("Kafka at " + bootstrap, e);
         }
+    }
+
+    /** Kafka answered too slowly (or not at all): which of the two cannot be told apart, so say both. */
+    private CliException slow(Collection<String> topics) {
+        return new CliException(ExitCodes.UNREACHABLE, "Kafka at " + bootstrap + " did not answer within "
+                + timeout.toMillis() + " ms while reading " + topics + ": it is slow or unreachable (raise"
+                + " --timeout-ms for a slow cluster; check --bootstrap-servers and --kafka-config otherwise)");
     }
 
     /** Waits up to {@code wait} for new records (after {@link #readAll}); returns whether any arrived. */

@@ -6,12 +6,13 @@ import java.io.IOException;
 /**
  * One record of a coordinator's status topic (schema {@code io.vstream.connect.WorkflowStatus}, keyed by workflow
  * name), as the worker's JsonConverter wrote it, with or without the {@code schema}/{@code payload} envelope. These
- * are all the fields the coordinator publishes; anything else {@code vsc status} shows is computed from successive
+ * are all the fields the coordinator publishes ({@code lagMs}: how far the slowest applier is behind what its source has
+ * read, absent from older coordinators); anything else {@code vsc status} shows is computed from successive
  * records.
  */
 public record StatusRecord(String workflow, String type, String state, String step, String reason,
                            String sourcePosition, String appliedPosition, Long lagTransactions, Integer tablesCopying,
-                           int attempts, long tsMs, Rows rows) {
+                           int attempts, long tsMs, Rows rows, Long lagMs) {
 
     /**
      * The copy's row counts as the coordinator measures them (online DDL: rows copied counted by the applier, total
@@ -24,7 +25,7 @@ public record StatusRecord(String workflow, String type, String state, String st
     public StatusRecord(String workflow, String type, String state, String step, String reason, String sourcePosition,
                         String appliedPosition, Long lagTransactions, Integer tablesCopying, int attempts, long tsMs) {
         this(workflow, type, state, step, reason, sourcePosition, appliedPosition, lagTransactions, tablesCopying,
-                attempts, tsMs, Rows.NONE);
+                attempts, tsMs, Rows.NONE, null);
     }
 
     /** Parses a record value; null for a tombstone or a value that is not a status record. */
@@ -50,7 +51,8 @@ public record StatusRecord(String workflow, String type, String state, String st
                 v.hasNonNull("tables_copying") ? v.get("tables_copying").asInt() : null,
                 v.path("attempts").asInt(0), v.path("ts_ms").asLong(0),
                 new Rows(number(v, "rows_copied"), number(v, "rows_total"), decimal(v, "progress_pct"),
-                        decimal(v, "rows_per_second"), number(v, "eta_ms"), text(v, "throttle_reason")));
+                        decimal(v, "rows_per_second"), number(v, "eta_ms"), text(v, "throttle_reason")),
+                number(v, "lag_ms"));
     }
 
     private static Long number(JsonNode v, String field) {

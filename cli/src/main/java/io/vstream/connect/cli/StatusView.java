@@ -44,7 +44,7 @@ public final class StatusView {
                 + "   rows/s " + (rows.perSecond() == null ? "-" : String.format(Locale.ROOT, "%,.0f",
                 rows.perSecond())));
         line(sb, "applied", (p.appliedPerSecond() == null ? "-" : String.format(Locale.ROOT, "%.1f", p.appliedPerSecond()))
-                + " tx/s   lag " + (r == null || r.lagTransactions() == null ? "-" : r.lagTransactions() + " tx")
+                + " tx/s   lag " + lag(r)
                 + "   ETA " + eta(p));
         line(sb, "throttle", p.throttle() == null ? "-" : p.throttle());
         line(sb, "cut-over", "attempts " + (r == null ? "-" : r.attempts()) + (i.postponed() ? "   postponed by config"
@@ -73,6 +73,17 @@ public final class StatusView {
 
     private static void line(StringBuilder sb, String label, String value) {
         sb.append(String.format(Locale.ROOT, "  %-10s %s%n", label, value));
+    }
+
+    /** The applier's lag: in time when the coordinator measures it, else in (server-wide) transactions. */
+    static String lag(StatusRecord r) {
+        if (r == null) {
+            return "-";
+        }
+        if (r.lagMs() != null) {
+            return String.format(Locale.ROOT, "%.1f s", r.lagMs() / 1000.0);
+        }
+        return r.lagTransactions() == null ? "-" : r.lagTransactions() + " tx";
     }
 
     static String eta(WorkflowProgress p) {
@@ -129,6 +140,7 @@ public final class StatusView {
         n.put("throttle", p.throttle());
         n.put("attempts", r == null ? null : r.attempts());
         n.put("lag_transactions", r == null ? null : r.lagTransactions());
+        n.put("lag_ms", r == null ? null : r.lagMs());
         n.put("tables_copying", r == null ? null : r.tablesCopying());
         n.put("copy_done", p.copyDone());
         n.put("copy_total", p.copyTotal());

@@ -21,9 +21,12 @@ public final class WorkflowConfigs {
     private WorkflowConfigs() {
     }
 
-    /** What every workflow shares: names, topics and per-role overrides ({@code --set role:key=value}). */
+    /**
+     * What every workflow shares: names, topics, per-role overrides ({@code --set role:key=value}) and the Connect
+     * REST URL through which the coordinator watches the workflow's source and sink.
+     */
     public record Common(String name, String statusTopic, String topicPrefix, String replicationFactor,
-                         Map<Role, Map<String, String>> overrides) {
+                         Map<Role, Map<String, String>> overrides, String watchUrl) {
         public Common {
             overrides = overrides == null ? Map.of() : overrides;
         }
@@ -257,6 +260,9 @@ public final class WorkflowConfigs {
         source.put("producer.override.batch.size", "1048576");
         source.put("producer.override.linger.ms", "20");
         source.put("producer.override.compression.type", "lz4");
+        // rows up to 8 MB (docs/source.md, "Large rows"); Kafka's defaults stop at 1 MiB
+        source.put("producer.override.max.request.size", "8388608");
+        source.put("topic.creation.default.max.message.bytes", "8388608");
     }
 
     private static void putIfSet(Map<String, String> m, String key, String value) {
@@ -267,6 +273,8 @@ public final class WorkflowConfigs {
 
     private static List<ConnectorConfig> assemble(Common c, Map<String, String> coord, Map<String, String> source,
                                                   Map<String, String> sink) {
+        coord.put("watch.connect.url", c.watchUrl());
+        coord.put("watch.connectors", sourceName(c.name()) + "," + sinkName(c.name()));
         coord.putAll(c.overrides().getOrDefault(Role.COORDINATOR, Map.of()));
         source.putAll(c.overrides().getOrDefault(Role.SOURCE, Map.of()));
         sink.putAll(c.overrides().getOrDefault(Role.SINK, Map.of()));

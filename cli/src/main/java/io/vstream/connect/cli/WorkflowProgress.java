@@ -94,14 +94,17 @@ public record WorkflowProgress(StatusRecord latest, Double copyFraction, Integer
         StatusRecord.Rows rows = r.rows() == null ? StatusRecord.Rows.NONE : r.rows();
         if ("COPYING".equals(r.state()) && rows.percent() != null) {
             fraction = Math.min(1.0, rows.percent() / 100.0); // the coordinator's count of rows beats tables
-            if (rows.etaMs() != null) {
-                eta = Math.round(rows.etaMs() / 1000.0);
-                etaBasis = "until copied, from the rows copied per second";
-            }
+            // the coordinator's ETA beats the tables' pace; it has none while the rate is unknown or zero
+            eta = rows.etaMs() == null ? null : Math.round(rows.etaMs() / 1000.0);
+            etaBasis = rows.etaMs() == null ? null : "until copied, from the rows copied per second";
         }
         String reason = r.reason();
         String throttle = rows.throttleReason() != null ? rows.throttleReason()
                 : reason != null && reason.startsWith("copy throttled") ? reason : null;
+        if (throttle != null && "COPYING".equals(r.state()) && rows.percent() == null) {
+            eta = null; // the tables' pace says nothing of a copy that waits: no "ETA 0:00"
+            etaBasis = null;
+        }
         String failure = "FAILED".equals(r.state()) ? reason : null;
         String note = reason != null && throttle == null && failure == null ? reason : null;
         return new WorkflowProgress(r, fraction, done, total > 0 ? total : null, perSecond, eta, etaBasis, throttle,

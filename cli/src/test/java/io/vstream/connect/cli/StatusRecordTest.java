@@ -42,4 +42,16 @@ class StatusRecordTest {
         assertThat(StatusRecord.fromJson(PAYLOAD.getBytes(StandardCharsets.UTF_8)).rows())
                 .isEqualTo(StatusRecord.Rows.NONE);
     }
+
+    @Test
+    void aThrottledCopyWithoutARateHasNoEta() {
+        String throttled = PAYLOAD.replace("\"ts_ms\":1000}", "\"ts_ms\":1000,\"rows_copied\":30500,"
+                + "\"rows_total\":41700,\"progress_pct\":73.1,\"rows_per_second\":0.0,\"eta_ms\":null,"
+                + "\"throttle_reason\":\"copy throttled: x\"}");
+        WorkflowHistory h = new WorkflowHistory("w");
+        h.add(StatusRecord.fromJson(throttled.getBytes(StandardCharsets.UTF_8)));
+        WorkflowProgress p = WorkflowProgress.of(h, 2, 100);
+        assertThat(p.etaSeconds()).as("no ETA 0:00 for a copy that waits").isNull();
+        assertThat(StatusView.eta(p)).isEqualTo("-");
+    }
 }

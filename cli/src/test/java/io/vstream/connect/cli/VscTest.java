@@ -193,7 +193,24 @@ class VscTest {
             Run r = vsc("status", "--connect-url", connect.url(), "--bootstrap-servers", "127.0.0.1:1",
                     "--timeout-ms", "1500");
             assertThat(r.code()).as(r.out() + r.err()).isEqualTo(ExitCodes.UNREACHABLE);
-            assertThat(r.err()).contains("cannot reach Kafka at 127.0.0.1:1");
+            assertThat(r.err()).contains("Kafka at 127.0.0.1:1 did not answer within 1500 ms")
+                    .contains("slow or unreachable").contains("--timeout-ms");
         }
+    }
+
+    @Test
+    void aConnectUrlThatIsNoUrlIsAUsageError() {
+        Run r = vsc("status", "--connect-url", "notaurl");
+        assertThat(r.code()).as(r.out() + r.err()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).contains("--connect-url notaurl is not a URL of a Connect REST API")
+                .doesNotContain("IllegalArgumentException");
+    }
+
+    @Test
+    void thePasswordRefHelpShowsTheReferenceForm() {
+        Run r = vsc("start", "online-ddl", "--help");
+        assertThat(r.out().replaceAll("\\s+", "")).as(r.out())
+                .contains("'${file:/etc/kafka-connect/secrets.properties:vstream.password}'");
+        assertThat(r.out()).doesNotContain("'null'");
     }
 }

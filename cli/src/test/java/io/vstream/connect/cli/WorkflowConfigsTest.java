@@ -26,7 +26,7 @@ class WorkflowConfigsTest {
 
     static WorkflowConfigs.OnlineDdl onlineDdl(Map<Role, Map<String, String>> overrides) {
         return new WorkflowConfigs.OnlineDdl(new WorkflowConfigs.Common("orders-amount", "vstream.status", null, "3",
-                overrides), "commerce", null, "orders", "MODIFY amount DECIMAL(14,2) NOT NULL",
+                overrides, "http://localhost:8083"), "commerce", null, "orders", "MODIFY amount DECIMAL(14,2) NOT NULL",
                 Endpoints.shards("--shards", "-80=127.0.0.1:3307,80-=127.0.0.1:3308"), "vstream_ddl", "s3cret", true,
                 "all-at-once", 3000, 200);
     }
@@ -63,7 +63,7 @@ class WorkflowConfigsTest {
     @Test
     void reshardHasExactlyTheKeysOfTheExamplesAndWiresThemTogether() throws IOException {
         List<ConnectorConfig> cs = WorkflowConfigs.reshard(new WorkflowConfigs.Reshard(new WorkflowConfigs.Common(
-                "reshard-commerce", "vstream.status", "vstream", "3", Map.of()), "commerce", null,
+                "reshard-commerce", "vstream.status", "vstream", "3", Map.of(), "http://localhost:8083"), "commerce", null,
                 Endpoints.shards("--from", "-=127.0.0.1:3310"),
                 Endpoints.shards("--to", "-80=127.0.0.1:3311,80-=127.0.0.1:3312"), "hash",
                 "customer:customer_id,corder:customer_id", "id", "vstream_reshard", "s", false));
@@ -81,7 +81,7 @@ class WorkflowConfigsTest {
     @Test
     void cloneHasExactlyTheKeysOfTheExamples() throws IOException {
         List<ConnectorConfig> cs = WorkflowConfigs.clone(new WorkflowConfigs.Clone(new WorkflowConfigs.Common(
-                "commerce-80-clone", "vstream.status", "vstream", "3", Map.of()), "commerce", null, "-80",
+                "commerce-80-clone", "vstream.status", "vstream", "3", Map.of(), "http://localhost:8083"), "commerce", null, "-80",
                 Endpoints.hostPort("--source", "127.0.0.1:3308"), Endpoints.hostPort("--target", "127.0.0.1:3309"),
                 "customer,corder", "vstream", "a", "vstream_applier", "b", "vstream_admin", "c", "repl", "d",
                 "InnoDB", false));
@@ -99,7 +99,7 @@ class WorkflowConfigsTest {
     @Test
     void theApplierDefaultsToTheTargetUser() {
         List<ConnectorConfig> cs = WorkflowConfigs.clone(new WorkflowConfigs.Clone(new WorkflowConfigs.Common(
-                "c", "s", null, "1", Map.of()), "ks", "db", "-", Endpoints.hostPort("--source", "h:1"),
+                "c", "s", null, "1", Map.of(), "http://localhost:8083"), "ks", "db", "-", Endpoints.hostPort("--source", "h:1"),
                 Endpoints.hostPort("--target", "h:2"), null, "u", "p", null, null, "admin", "ap", "repl", "rp",
                 "Aria", true));
         assertThat(cs.get(2).config()).containsEntry("target.user", "admin").containsEntry("target.password", "ap")

@@ -364,6 +364,111 @@ class OnlineDdlIT {
         w.delete();
     }
 
+    /**
+     * The wedge of a throttle that never lifts: the applier (the sink) is held back past the throttle's limit in the
+     * middle of the copy, so the copy waits; once the applier may go on it drains its backlog, the source's heartbeats
+     * (sent while its copy waits) show it caught up, the throttle lifts and the migration completes with the throttle
+     * still configured.
+     */
+    @Test
+    void anApplierHeldBehindTheThrottleLimitCatchesUpAndTheCopyResumes() throws Exception {
+        String db = SHARDS.freshDatabase();
+        createSmallTable(db, "items");
+        addRows(db, "items");
+        Workflow w = new Workflow(db, "items");
+        Map<String, String> chunky = Map.of("copy.chunk.max.rows", "100", "copy.chunk.target.ms", "10",
+                "copy.max.rows.per.second", "250");
+        Map<String, String> throttled = Map.of("throttle.max.applier.lag.ms", "2000");
+        w.deploy("ADD COLUMN note VARCHAR(20) NULL", throttled, chunky);
+        Long applying = awaitStatus(w, s -> s.getInt64("rows_copied") != null && s.getInt64("rows_copied") > 0
+                && s.getInt64("lag_ms") != null ? s.getInt64("rows_copied") : null);
+        assertThat(applying).as("the applier has copied rows").isNotNull();
+        connect.embedded().pauseConnector(w.sink);
+        String reason = awaitStatus(w, s -> s.getString("reason") != null
+                && s.getString("reason").contains("copy throttled") ? s.getString("reason") : null);
+        assertThat(reason).as("the copy waits for the held-back applier").contains("ms behind");
+        connect.embedded().resumeConnector(w.sink);
+        List<Struct> statuses = CloneHandoffIT.awaitState(connect, w.statusTopic, "COMPLETE", Duration.ofSeconds(180));
+        assertThat(statuses.stream().filter(s -> "COPYING".equals(s.getString("state")) && s.getString("reason") == null
+                && s.getInt64("lag_ms") != null)).as("copying again, unthrottled, with the applier's lag").isNotEmpty();
+        for (MariaDbServer s : SHARDS.servers()) {
+            assertThat(s.queryLong(db, "SELECT COUNT(*) FROM items")).isEqualTo(5000L);
+            assertThat(s.queryLong(db, "SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND"
+                    + " TABLE_NAME = 'items' AND COLUMN_NAME = 'note'", db)).isEqualTo(1L);
+        }
+        w.delete();
+    }
+
+    /**
+     * The coordinator watches the workflow's connectors through the Connect REST API: a source task that fails (its
+     * converter cannot write our records), and later a sink task that fails (its converter cannot read them), each
+     * make the workflow FAILED with the task's error; once the connector is fixed and runs again the workflow goes on
+     * from where it stopped and completes with every row in the new table.
+     */
+    @Test
+    void aFailedSourceOrSinkTaskFailsTheWorkflowWithItsErrorAndItGoesOnOnceFixed() throws Exception {
+        String db = SHARDS.freshDatabase();
+        createSmallTable(db, "items");
+        Workflow w = new Workflow(db, "items");
+        w.watched = true;
+        String alter = "ADD COLUMN note VARCHAR(20) NULL";
+        Map<String, String> broken = Map.of("value.converter", "org.apache.kafka.connect.converters.LongConverter");
+        Map<String, String> postponed = Map.of("handoff.postpone", "true");
+        w.deploy(alter, postponed, broken);
+        String sourceFailure = awaitStatus(w, s -> "FAILED".equals(s.getString("state")) ? s.getString("reason")
+                : null);
+        assertThat(sourceFailure).as("the workflow says its source task failed, and why")
+                .contains(w.source + " task 0 FAILED").contains("Caused by").contains("restart");
+        w.deploy(alter, postponed); // the source fixed
+        String postponedAgain = awaitStatus(w, s -> "POSTPONED".equals(s.getString("state")) ? "POSTPONED" : null,
+                Duration.ofSeconds(120));
+        assertThat(postponedAgain).as("the workflow went on once its source ran again").isNotNull();
+
+        w.deploySink(broken);
+        for (MariaDbServer s : SHARDS.servers()) {
+            s.execute(db, "INSERT INTO items VALUES (9001, 'late', 1)"); // a change the broken sink must read
+        }
+        String sinkFailure = awaitStatus(w, s -> "FAILED".equals(s.getString("state"))
+                && s.getString("reason").contains(w.sink) ? s.getString("reason") : null);
+        assertThat(sinkFailure).as("the workflow says its sink task failed").contains(w.sink + " task")
+                .contains("FAILED");
+        w.deploySink(Map.of());
+        w.deploy(alter, Map.of("handoff.postpone", "false"));
+        String completed = awaitStatus(w, s -> "COMPLETE".equals(s.getString("state")) ? "COMPLETE" : null,
+                Duration.ofSeconds(120));
+        assertThat(completed).as("the workflow went on once its sink ran again, and completed").isNotNull();
+        for (MariaDbServer s : SHARDS.servers()) {
+            assertThat(s.queryLong(db, "SELECT COUNT(*) FROM items")).isEqualTo(501L);
+            assertThat(s.queryString(db, "SELECT sku FROM items WHERE id = 9001")).isEqualTo("late");
+        }
+        w.delete();
+    }
+
+    /** The first non-null answer of {@code probe} over the workflow's status records, within 90 seconds. */
+    private static <T> T awaitStatus(Workflow w, java.util.function.Function<Struct, T> probe)
+            throws InterruptedException {
+        return awaitStatus(w, probe, Duration.ofSeconds(90));
+    }
+
+    private static <T> T awaitStatus(Workflow w, java.util.function.Function<Struct, T> probe, Duration timeout)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            try {
+                for (var d : connect.topics().readAll(w.statusTopic, false)) {
+                    T t = probe.apply((Struct) d.value().value());
+                    if (t != null) {
+                        return t;
+                    }
+                }
+            } catch (RuntimeException e) {
+                // no status yet
+            }
+            Thread.sleep(300);
+        }
+        return null;
+    }
+
     @Test
     void aNewUniqueKeyTheDataViolatesFailsTheMigrationAndLeavesTheTable() throws Exception {
         String db = SHARDS.freshDatabase();
@@ -468,6 +573,7 @@ class OnlineDdlIT {
         final String sink;
         final String coordinator;
         final String statusTopic;
+        boolean watched;
 
         Workflow(String db, String table) {
             this.db = db;
@@ -502,12 +608,23 @@ class OnlineDdlIT {
             c.put("poll.interval.ms", "300");
             c.put("topic.creation.default.partitions", "1");
             c.put("topic.creation.default.replication.factor", "1");
+            if (watched) {
+                c.put("watch.connect.url", connect.restUrl());
+                c.put("watch.connectors", source + "," + sink);
+            }
             c.putAll(extra);
             connect.deploy(coordinator, c);
             Map<String, String> sourceConfig = SourceConfigs.with(SourceConfigs.keyspace("ks", db, servers, 2),
                     "table.include.list", table, "heartbeat.interval.ms", "200");
             sourceConfig.putAll(sourceExtra);
             connect.deploy(source, sourceConfig);
+            deploySink(Map.of());
+        }
+
+        void deploySink(Map<String, String> extra) {
+            List<MariaDbServer> servers = SHARDS.servers();
+            String topology = "-80=" + servers.get(0).host() + ":" + servers.get(0).port() + ",80-="
+                    + servers.get(1).host() + ":" + servers.get(1).port();
             Map<String, String> sinkConfig = SinkConfigs.clone(TopicNames.shardTopic("vs_" + db, "ks", "-80") + ","
                     + TopicNames.shardTopic("vs_" + db, "ks", "80-"), servers.get(0));
             sinkConfig.remove("target.host");
@@ -516,6 +633,7 @@ class OnlineDdlIT {
             sinkConfig.put("target.topology", topology);
             sinkConfig.put("ghost.migration", db);
             sinkConfig.put("target.binlog", "on"); // the ghost table's writes replicate like the table's
+            sinkConfig.putAll(extra);
             connect.deploy(sink, sinkConfig);
         }
 

@@ -32,7 +32,9 @@ class SourceSchemaAndFailuresIT {
 
     @BeforeAll
     static void startConnect() {
-        connect = ConnectCluster.builder().name("schema-it").workers(1).start();
+        // a broker that takes records up to 8 MB (its message.max.bytes, the topics' default), for the large row
+        connect = ConnectCluster.builder().name("schema-it").workers(1).brokerProp("message.max.bytes", "8388608")
+                .start();
     }
 
     @AfterAll
@@ -251,6 +253,36 @@ class SourceSchemaAndFailuresIT {
         } finally {
             s.execute(db, "SET GLOBAL binlog_row_image = 'FULL'");
         }
+    }
+
+    /**
+     * A 2 MB row is over the producer's default 1 MiB max.request.size: the task stops before it, naming the settings
+     * that lift the limit; with the producer's limit raised (and a broker that takes 8 MB) the same row streams, from
+     * the stored position, with nothing lost.
+     */
+    @Test
+    void aRowOverTheProducersLimitStopsTheTaskNamingTheSettingsAndStreamsOnceRaised() throws Exception {
+        String db = SHARDS.freshDatabase();
+        MariaDbServer s = SHARDS.server(0);
+        s.execute(db, "CREATE TABLE docs (id INT PRIMARY KEY, body LONGTEXT)");
+        String name = "large-" + db;
+        Map<String, String> config = unsharded(db);
+        connect.deploy(name, config);
+        s.execute(db, "INSERT INTO docs VALUES (1, 'small')");
+        awaitRows(db, 1);
+        s.execute(db, "INSERT INTO docs VALUES (2, REPEAT('x', 2 * 1024 * 1024))", "INSERT INTO docs VALUES (3, 'after')");
+        assertThat(connect.awaitTaskFailure(name, Duration.ofSeconds(60)))
+                .contains("a row of table docs in transaction").contains("holds at least 2097152 bytes")
+                .contains("producer.override.max.request.size").contains("max.message.bytes");
+
+        config.put("producer.override.max.request.size", "8388608");
+        connect.deploy(name, config); // restarts the task with the raised limit
+        List<Decoded> records = awaitRows(db, 3);
+        List<Struct> rows = records.stream().filter(d -> EventType.ROW.headerValue().equals(d.header("vstream.event")))
+                .map(d -> ((Struct) d.value().value()).getStruct("after")).toList();
+        assertThat(rows).extracting(r -> r.getInt32("id")).containsExactly(1, 2, 3);
+        assertThat(rows.get(1).getString("body")).hasSize(2 * 1024 * 1024);
+        connect.delete(name);
     }
 
     /** MariaDB keeps a binlog until its InnoDB checkpoint moves on, so flush and purge until only one is left. */

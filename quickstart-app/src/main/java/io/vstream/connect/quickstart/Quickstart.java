@@ -148,6 +148,7 @@ public final class Quickstart {
         replace.put("127.0.0.1:3307", keyspace.shards().get(0).hostPort());
         replace.put("127.0.0.1:3308", keyspace.shards().get(1).hostPort());
         replace.put("/etc/kafka-connect/secrets.properties", secrets.toString());
+        replace.put("http://localhost:8083", worker.restUrl()); // the coordinator watches its connectors there
         Map<String, String> singleBroker = Map.of("topic.creation.default.replication.factor", "1");
         Path examples = settings.repo().resolve("config-examples");
 

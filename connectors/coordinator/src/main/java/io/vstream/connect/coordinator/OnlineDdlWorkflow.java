@@ -3,6 +3,7 @@ package io.vstream.connect.coordinator;
 import io.vstream.connect.coordinator.ddl.AlterAnalyzer;
 import io.vstream.connect.coordinator.ddl.AlterPlan;
 import io.vstream.connect.coordinator.ddl.AlterRefusedException;
+import io.vstream.connect.core.error.ErrorClassifier;
 import io.vstream.connect.core.mapping.MigrationPlans;
 import io.vstream.connect.core.position.GtidPosition;
 import java.sql.Connection;
@@ -88,10 +89,32 @@ final class OnlineDdlWorkflow implements Workflow {
 
     /** Analyzes the ALTER on every shard (creating the ghost tables) and stores the plans; refuses before anything runs. */
     private WorkflowStatus create(WorkflowStatus status) throws SQLException {
+        List<String> problems = new ArrayList<>();
+        for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : shards.entrySet()) {
+            try (Connection c = Servers.open(e.getValue())) {
+                problems.addAll(OnlineDdlPreflight.check(c, e.getKey(), config.ddlDatabase(), config.ddlTable(),
+                        config.ddlAlter()));
+            }
+        }
+        if (!problems.isEmpty()) {
+            return status.failed("the preflight refused the migration (nothing was created): "
+                    + String.join("; ", problems));
+        }
         Map<String, AlterPlan> plans = new LinkedHashMap<>();
         for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : shards.entrySet()) {
             try (Connection c = Servers.open(e.getValue())) {
-                AlterPlan plan = analyzer.analyze(c, config.ddlDatabase(), config.ddlTable(), config.ddlAlter());
+                AlterPlan plan;
+                try {
+                    plan = analyzer.analyze(c, config.ddlDatabase(), config.ddlTable(), config.ddlAlter());
+                } catch (SQLException ex) {
+                    if (ErrorClassifier.isRetriable(ex)) {
+                        throw ex;
+                    }
+                    dropGhosts(plans);
+                    return status.failed("shard " + e.getKey() + " refused the ghost table: " + ex.getMessage()
+                            + " (error " + ex.getErrorCode() + "); the original table is untouched: fix the ALTER"
+                            + " (or the rows it cannot hold) and start the migration again");
+                }
                 AlterPlan first = plans.values().stream().findFirst().orElse(null);
                 if (first != null && first.difference(plan).isPresent()) {
                     plans.put(e.getKey(), plan);
@@ -132,6 +155,7 @@ final class OnlineDdlWorkflow implements Workflow {
     /** Looks at every shard's applier progress; the slowest shard decides the state. */
     private WorkflowStatus watch(WorkflowStatus status) throws SQLException {
         long maxLag = 0;
+        Long maxLagMs = 0L;
         int copying = 0;
         boolean unknown = false;
         long copied = 0;
@@ -178,6 +202,8 @@ final class OnlineDdlWorkflow implements Workflow {
                 String src = "MariaDB/" + Servers.string(c, "SELECT @@GLOBAL.gtid_binlog_pos");
                 Long lag = CloneWorkflow.lag(src, a.position());
                 maxLag = Math.max(maxLag, lag == null ? Long.MAX_VALUE : lag);
+                Long behind = ApplierLag.millis(a, System.currentTimeMillis());
+                maxLagMs = behind == null || maxLagMs == null ? null : Math.max(maxLagMs, behind);
             }
         }
         if (refreshEstimates) {
@@ -191,7 +217,7 @@ final class OnlineDdlWorkflow implements Workflow {
                 estimate == null ? null : estimate.rowsTotal(), estimate == null ? null : estimate.percent(),
                 estimate == null || estimate.rowsPerSecond() == null ? null
                         : Math.round(estimate.rowsPerSecond() * 10) / 10.0,
-                estimate == null ? null : estimate.etaMs(), reason);
+                estimate == null ? null : estimate.etaMs(), reason, unknown ? null : maxLagMs);
         logProgress(estimate, reason);
         if (!java.util.Objects.equals(reason, status.reason()) && status.state() != WorkflowState.CREATED) {
             status = new WorkflowStatus(status.state(), status.step(), status.attempts(), reason);
@@ -199,7 +225,7 @@ final class OnlineDdlWorkflow implements Workflow {
         if (unknown || copying > 0) {
             return status.state() == WorkflowState.COPYING ? status : status.to(WorkflowState.COPYING);
         }
-        if (maxLag > config.readyMaxLag()) {
+        if (maxLagMs == null || maxLagMs > config.readyMaxLagTime().toMillis()) {
             return status.state() == WorkflowState.CATCHING_UP ? status : status.to(WorkflowState.CATCHING_UP);
         }
         if (config.postponed()) {
@@ -260,16 +286,17 @@ final class OnlineDdlWorkflow implements Workflow {
     }
 
     /**
-     * Holds the source's copy on a shard back while the shard's applier lags more than the configured time (the age
-     * of the last record it applied), and lets it go on otherwise.
+     * Holds the source's copy on a shard back while the shard's applier lags more than the configured time
+     * ({@link ApplierLag}), and lets it go on otherwise.
      */
     private void throttle(Connection c, String shard, ApplierChannel.Applied a, List<String> throttled)
             throws SQLException {
         long max = config.throttleMaxApplierLag().toMillis();
-        if (max <= 0 || a.sourceTsMs() == null) {
+        Long behind = ApplierLag.millis(a, System.currentTimeMillis());
+        if (max <= 0 || behind == null) {
             return;
         }
-        long lag = System.currentTimeMillis() - a.sourceTsMs();
+        long lag = behind;
         boolean copying = a.copyState() == null || !"[]".equals(a.copyState().trim());
         if (copying && lag > max) {
             String why = "the applier on shard " + shard + " is " + lag + " ms behind (max " + max + " ms)";

@@ -30,19 +30,22 @@ final class StatusRecords {
             .field("rows_per_second", Schema.OPTIONAL_FLOAT64_SCHEMA)
             .field("eta_ms", Schema.OPTIONAL_INT64_SCHEMA)
             .field("throttle_reason", Schema.OPTIONAL_STRING_SCHEMA)
+            .field("lag_ms", Schema.OPTIONAL_INT64_SCHEMA)
             .build();
 
     /**
      * What the coordinator measured this round (any may be null): positions and lag, and for a copy its progress
-     * (rows copied, the estimated total, percent, rows per second, ETA) and why it is throttled.
+     * (rows copied, the estimated total, percent, rows per second, ETA), why it is throttled, and how far in time the
+     * slowest applier is behind what its source has read ({@link ApplierLag}).
      */
     record Progress(String sourcePosition, String appliedPosition, Long lagTransactions, Integer tablesCopying,
                     Long rowsCopied, Long rowsTotal, Double progressPct, Double rowsPerSecond, Long etaMs,
-                    String throttleReason) {
+                    String throttleReason, Long lagMs) {
         static final Progress NONE = new Progress(null, null, null, null);
 
         Progress(String sourcePosition, String appliedPosition, Long lagTransactions, Integer tablesCopying) {
-            this(sourcePosition, appliedPosition, lagTransactions, tablesCopying, null, null, null, null, null, null);
+            this(sourcePosition, appliedPosition, lagTransactions, tablesCopying, null, null, null, null, null, null,
+                    null);
         }
     }
 
@@ -74,7 +77,8 @@ final class StatusRecords {
                 .put("progress_pct", p.progressPct())
                 .put("rows_per_second", p.rowsPerSecond())
                 .put("eta_ms", p.etaMs())
-                .put("throttle_reason", p.throttleReason());
+                .put("throttle_reason", p.throttleReason())
+                .put("lag_ms", p.lagMs());
         return new SourceRecord(WorkflowStatus.partition(workflow), status.toOffset(), topic, null,
                 Schema.STRING_SCHEMA, workflow, SCHEMA, v);
     }

@@ -1,6 +1,7 @@
 package io.vstream.connect.coordinator;
 
 import io.vstream.connect.core.Version;
+import io.vstream.connect.core.topology.TopologyCheck;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.ConfigDef;
@@ -62,10 +63,55 @@ public class VStreamCoordinatorConnector extends SourceConnector {
                 values.get(key).addErrorMessage("The " + workflow + " workflow needs " + key);
             }
         }
+        watchProblems(connectorConfigs, values);
+        topologyProblems(connectorConfigs, values, VStreamCoordinatorConnectorConfig.SHARDS,
+                "online-ddl".equalsIgnoreCase(workflow) ? TopologyCheck.Coverage.WHOLE_KEY_SPACE
+                        : TopologyCheck.Coverage.NO_OVERLAP);
         if ("reshard".equalsIgnoreCase(workflow)) {
+            topologyProblems(connectorConfigs, values, VStreamCoordinatorConnectorConfig.RESHARD_TARGET_SHARDS,
+                    TopologyCheck.Coverage.NO_OVERLAP);
             ReshardPreflight.validateConfig(connectorConfigs, values);
         }
         return config;
+    }
+
+    /** The watch needs both its URL and its connectors, and the URL must be http(s). */
+    private static void watchProblems(Map<String, String> props,
+                                      Map<String, org.apache.kafka.common.config.ConfigValue> values) {
+        String urls = props.getOrDefault(VStreamCoordinatorConnectorConfig.WATCH_CONNECT_URL, "").strip();
+        String names = props.getOrDefault(VStreamCoordinatorConnectorConfig.WATCH_CONNECTORS, "").strip();
+        if (urls.isEmpty() != names.isEmpty()) {
+            String missing = urls.isEmpty() ? VStreamCoordinatorConnectorConfig.WATCH_CONNECT_URL
+                    : VStreamCoordinatorConnectorConfig.WATCH_CONNECTORS;
+            values.get(missing).addErrorMessage("Set " + missing + " too: the watch needs the Connect REST URL and"
+                    + " the names of the workflow's source and sink connectors (or leave both empty)");
+        }
+        for (String u : urls.isEmpty() ? new String[0] : urls.split(",")) {
+            String url = u.strip();
+            try {
+                java.net.URI uri = java.net.URI.create(url);
+                if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme()) || uri.getHost() == null) {
+                    throw new IllegalArgumentException("not http(s)://host:port");
+                }
+            } catch (IllegalArgumentException e) {
+                values.get(VStreamCoordinatorConnectorConfig.WATCH_CONNECT_URL).addErrorMessage("'" + url
+                        + "' is not a URL of a Connect REST API, e.g. http://connect-1:8083");
+            }
+        }
+    }
+
+    /** The shared topology checks ({@link TopologyCheck}) of a list of shards, reported on its field. */
+    private static void topologyProblems(Map<String, String> props,
+                                         Map<String, org.apache.kafka.common.config.ConfigValue> values, String key,
+                                         TopologyCheck.Coverage coverage) {
+        String list = props.get(key);
+        org.apache.kafka.common.config.ConfigValue value = values.get(key);
+        if (list == null || list.isBlank() || value == null || !value.errorMessages().isEmpty()) {
+            return; // absent: reported above where the workflow needs it
+        }
+        List<String> entries = java.util.Arrays.stream(list.split(",")).map(String::strip)
+                .filter(e -> !e.isEmpty()).toList();
+        TopologyCheck.problems(entries, coverage).forEach(value::addErrorMessage);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.vstream.connect.coordinator;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
@@ -36,6 +37,11 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
     public static final String STOP_TIMEOUT_MS = "handoff.stop.timeout.ms";
     public static final String FORCE = "preflight.force";
     public static final String POLL_INTERVAL_MS = "poll.interval.ms";
+    public static final String WATCH_CONNECT_URL = "watch.connect.url";
+    public static final String SERVER_RETRY_MAX_MS = "server.retry.max.ms";
+    public static final String WATCH_CONNECTORS = "watch.connectors";
+    public static final String WATCH_CONNECT_USER = "watch.connect.user";
+    public static final String WATCH_CONNECT_PASSWORD = "watch.connect.password";
     public static final String CANCEL = "workflow.cancel";
     public static final String SHARDS = "shards";
     public static final String DDL_DATABASE = "ddl.database";
@@ -49,6 +55,7 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
     public static final String CUTOVER_MAX_ATTEMPTS = "cutover.max.attempts";
     public static final String CUTOVER_TEST_CRASH_AT_STEP = "cutover.test.crash.at.step";
     public static final String THROTTLE_MAX_APPLIER_LAG_MS = "throttle.max.applier.lag.ms";
+    public static final String READY_MAX_LAG_MS = "ready.max.lag.ms";
     public static final String RESHARD_KEYSPACE = "reshard.keyspace";
     public static final String RESHARD_DATABASE = "reshard.database";
     public static final String RESHARD_TARGET_SHARDS = "reshard.target.shards";
@@ -99,7 +106,29 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
         def.define(POLL_INTERVAL_MS, Type.LONG, 1_000L, ConfigDef.Range.atLeast(100), Importance.LOW,
                 "How often the coordinator looks at the workflow's progress.", GROUP_WORKFLOW, ++o, Width.SHORT,
                 "Poll interval (ms)");
+        def.define(WATCH_CONNECT_URL, Type.LIST, "", Importance.MEDIUM,
+                "The REST API of the Connect cluster that runs the workflow (one or more workers, e.g."
+                        + " http://connect-1:8083), as the coordinator's worker reaches it. With watch.connectors,"
+                        + " the coordinator asks it every few seconds how the workflow's connectors and tasks are: a"
+                        + " FAILED one makes the workflow FAILED with the task's error (it goes on by itself once the"
+                        + " task is restarted and runs), one that is paused, unassigned or restarting makes it STALLED."
+                        + " Empty: not watched (a dead task then shows only as a workflow that makes no progress).",
+                GROUP_WORKFLOW, ++o, Width.LONG, "Watch: Connect REST URL");
+        def.define(WATCH_CONNECTORS, Type.LIST, "", Importance.MEDIUM,
+                "The workflow's source and sink connectors, by name, that the coordinator watches through"
+                        + " watch.connect.url.", GROUP_WORKFLOW, ++o, Width.LONG, "Watch: connectors");
+        def.define(WATCH_CONNECT_USER, Type.STRING, "", Importance.LOW,
+                "The basic-auth user of the Connect REST API, when it requires one (empty: no authentication).",
+                GROUP_WORKFLOW, ++o, Width.MEDIUM, "Watch: REST user");
+        def.define(WATCH_CONNECT_PASSWORD, Type.PASSWORD, "", Importance.LOW,
+                "The basic-auth password of watch.connect.user.", GROUP_WORKFLOW, ++o, Width.MEDIUM,
+                "Watch: REST password");
         o = 0;
+        def.define(SERVER_RETRY_MAX_MS, Type.LONG, 300_000L, ConfigDef.Range.atLeast(1_000), Importance.MEDIUM,
+                "How long the coordinator retries a server that fails (unreachable, restarting, lost connections),"
+                        + " with a backoff that doubles up to 30 s, before the workflow fails with the last error. A"
+                        + " server that refuses the coordinator's account (a wrong password, a missing grant) fails"
+                        + " the workflow at once.", GROUP_SERVERS, ++o, Width.SHORT, "Server retry limit (ms)");
         def.define(SOURCE_HOST, Type.STRING, "", Importance.HIGH,
                 "Clone: the source shard's server (the one the clone copies).", GROUP_SERVERS, ++o,
                 Width.MEDIUM, "Source host");
@@ -185,6 +214,12 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
                         + " (the age of the last record it applied), the source's copy on that shard waits"
                         + " (throttled, with the reason in the status) so the backlog does not grow. 0 disables it.",
                 GROUP_DDL, ++o, Width.SHORT, "Throttle: max applier lag (ms)");
+        def.define(READY_MAX_LAG_MS, Type.LONG, 10_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
+                "Online DDL: the migration is ready to cut over when, its copy done, every shard's applier is at most"
+                        + " this far behind what the source has read (the age of the last record it applied; the"
+                        + " source sends a HEARTBEAT at least every heartbeat.interval.ms, so keep this above that"
+                        + " interval). The cut-over itself then waits for the exact position under its lock.",
+                GROUP_DDL, ++o, Width.SHORT, "Ready: max applier lag (ms)");
         def.define(CUTOVER_TEST_CRASH_AT_STEP, Type.INT, 0, ConfigDef.Range.between(0, 7), Importance.LOW,
                 "For tests only: after step N (1-7) of a cut-over, drop every connection of the cut-over without any"
                         + " cleanup and fail the task, as a coordinator that dies there would. 0 (default): never.",
@@ -285,20 +320,13 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
     private java.util.LinkedHashMap<String, Endpoint> parseShards(String key) {
         java.util.LinkedHashMap<String, Endpoint> out = new java.util.LinkedHashMap<>();
         for (String e : getList(key)) {
-            int eq = e.indexOf('=');
-            int colon = e.lastIndexOf(':');
-            if (eq <= 0 || colon < eq) {
-                throw new org.apache.kafka.common.config.ConfigException(key, e,
-                        "must be <shard>=<host>:<port>, e.g. -80=10.0.0.1:3306");
-            }
-            int port;
+            io.vstream.connect.core.topology.ShardAddress a;
             try {
-                port = Integer.parseInt(e.substring(colon + 1).strip());
-            } catch (NumberFormatException ex) {
-                throw new org.apache.kafka.common.config.ConfigException(key, e, "the port is not a number");
+                a = io.vstream.connect.core.topology.ShardAddress.parse(e);
+            } catch (IllegalArgumentException ex) {
+                throw new org.apache.kafka.common.config.ConfigException(key, e, ex.getMessage());
             }
-            out.put(e.substring(0, eq).strip(), new Endpoint(e.substring(eq + 1, colon).strip(), port,
-                    getString(SOURCE_USER), getPassword(SOURCE_PASSWORD)));
+            out.put(a.name(), new Endpoint(a.host(), a.port(), getString(SOURCE_USER), getPassword(SOURCE_PASSWORD)));
         }
         return out;
     }
@@ -338,6 +366,33 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
 
     public Duration throttleMaxApplierLag() {
         return Duration.ofMillis(getLong(THROTTLE_MAX_APPLIER_LAG_MS));
+    }
+
+    public Duration serverRetryMax() {
+        return Duration.ofMillis(getLong(SERVER_RETRY_MAX_MS));
+    }
+
+    public List<String> watchUrls() {
+        return getList(WATCH_CONNECT_URL);
+    }
+
+    public List<String> watchConnectors() {
+        return getList(WATCH_CONNECTORS);
+    }
+
+    /** The {@code Authorization} header value for the watch's REST calls, or null without a user. */
+    public String watchAuthorization() {
+        String user = getString(WATCH_CONNECT_USER);
+        if (user == null || user.isBlank()) {
+            return null;
+        }
+        String password = getPassword(WATCH_CONNECT_PASSWORD) == null ? "" : getPassword(WATCH_CONNECT_PASSWORD).value();
+        return "Basic " + java.util.Base64.getEncoder().encodeToString((user + ":" + password)
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    public Duration readyMaxLagTime() {
+        return Duration.ofMillis(getLong(READY_MAX_LAG_MS));
     }
 
     public int testCrashAtStep() {

@@ -1,6 +1,7 @@
 package io.vstream.connect.coordinator;
 
 import io.vstream.connect.core.Version;
+import io.vstream.connect.core.error.ErrorClassifier;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +18,8 @@ import org.slf4j.LoggerFactory;
 public class VStreamCoordinatorTask extends SourceTask {
     private static final Logger LOG = LoggerFactory.getLogger(VStreamCoordinatorTask.class);
     private static final long STATUS_EVERY_MS = 30_000;
+    private static final long WATCH_EVERY_MS = 3_000;
+    private static final long MAX_BACKOFF_MS = 30_000;
 
     private VStreamCoordinatorConnectorConfig config;
     private Workflow workflow;
@@ -26,6 +29,11 @@ public class VStreamCoordinatorTask extends SourceTask {
     private long lastEmitted;
     private StatusRecords.Progress lastProgress;
     private boolean first = true;
+    private ConnectorWatch watch;
+    private long lastWatched;
+    private long troubleSince;
+    private int troubles;
+    private long retryAt;
 
     @Override
     public String version() {
@@ -42,6 +50,12 @@ public class VStreamCoordinatorTask extends SourceTask {
             default -> new CloneWorkflow(config, workflowName);
         };
         records = new StatusRecords(config.statusTopic(), workflowName, workflow.type());
+        if (!config.watchUrls().isEmpty() && !config.watchConnectors().isEmpty()) {
+            watch = new ConnectorWatch(config.watchUrls(), config.watchConnectors(), config.watchAuthorization());
+        } else {
+            LOG.warn("Workflow {}: watch.connect.url and watch.connectors are not set: a failed task of the"
+                    + " workflow's source or sink will not show in its status", workflowName);
+        }
         status = WorkflowStatus.fromOffset(context.offsetStorageReader().offset(WorkflowStatus.partition(workflowName)));
         LOG.info("Coordinator of workflow '{}' starting in state {}{}", workflowName, status.state(),
                 status.step() == null ? "" : " at step " + status.step());
@@ -54,22 +68,97 @@ public class VStreamCoordinatorTask extends SourceTask {
             return emit(status, true); // the state the workflow (re)starts in
         }
         Thread.sleep(config.pollInterval().toMillis());
+        if (System.currentTimeMillis() < retryAt) {
+            return emit(status, false); // backing off after a server failed
+        }
+        boolean cancel = config.cancelled() && (!status.state().isFinal() || status.waitsOnConnectors());
+        if (!cancel && watch != null && (!status.state().isFinal() || status.waitsOnConnectors())) {
+            ConnectorHealth.Verdict v = watchedHealth();
+            if (v != null && v.kind() != ConnectorHealth.Kind.HEALTHY) {
+                return advance(status.waitingOnConnectors(v.kind() == ConnectorHealth.Kind.FAILED
+                        ? WorkflowState.FAILED : WorkflowState.STALLED, v.reason()));
+            }
+            if (status.waitsOnConnectors()) {
+                return v == null ? emit(status, false) : advance(status.resumed());
+            }
+        }
         WorkflowStatus next;
         try {
-            next = config.cancelled() && !status.state().isFinal() ? workflow.cancel(status) : workflow.step(status);
+            next = cancel ? workflow.cancel(status) : workflow.step(status);
         } catch (java.sql.SQLException e) {
-            LOG.warn("Workflow {}: cannot reach a server ({}); trying again", workflowName, e.toString());
-            return emit(new WorkflowStatus(status.state(), status.step(), status.attempts(),
-                    "waiting for a server: " + e.getMessage()), false);
+            return serverTrouble(e);
         }
+        troubleSince = 0;
+        troubles = 0;
+        return advance(next);
+    }
+
+    /**
+     * How the workflow's connectors are ({@link ConnectorWatch}), asked at most every {@value #WATCH_EVERY_MS} ms;
+     * {@code null} when not asked this round or when the Connect REST API did not answer (logged; the state stays).
+     */
+    private ConnectorHealth.Verdict watchedHealth() throws InterruptedException {
+        long now = System.currentTimeMillis();
+        if (now - lastWatched < WATCH_EVERY_MS) {
+            return null;
+        }
+        lastWatched = now;
+        try {
+            return watch.check();
+        } catch (java.io.IOException e) {
+            LOG.warn("Workflow {}: cannot ask the Connect REST API ({}) how the workflow's connectors are: {}",
+                    workflowName, config.watchUrls(), e.toString());
+            return null;
+        }
+    }
+
+    /**
+     * A server failed this round: an account it refuses fails the workflow at once (no retry can help); anything else
+     * is retried with a doubling backoff (up to {@value #MAX_BACKOFF_MS} ms) for at most {@code server.retry.max.ms},
+     * then the workflow fails with the last error.
+     */
+    private List<SourceRecord> serverTrouble(java.sql.SQLException e) {
+        if (ErrorClassifier.isAccessDenied(e)) {
+            return advance(status.failed("a server refused the coordinator's account: " + e.getMessage() + " (error "
+                    + e.getErrorCode() + "); fix the password or grant what the server names to source.user"
+                    + " (docs/online-ddl.md, docs/clone.md list the grants), then deploy the workflow again"));
+        }
+        long now = System.currentTimeMillis();
+        if (troubleSince == 0) {
+            troubleSince = now;
+        }
+        troubles++;
+        long limit = config.serverRetryMax().toMillis();
+        if (now - troubleSince >= limit) {
+            return advance(status.failed("a server failed for " + (now - troubleSince) / 1000 + " s (" + troubles
+                    + " attempts; server.retry.max.ms=" + limit + "): " + e.getMessage()));
+        }
+        long backoff = Math.min(MAX_BACKOFF_MS, config.pollInterval().toMillis() << Math.min(troubles, 10));
+        retryAt = now + backoff;
+        LOG.warn("Workflow {}: a server failed ({}); attempt {}, retrying in {} ms, failing after {} s", workflowName,
+                e.toString(), troubles, backoff, limit / 1000);
+        return emit(new WorkflowStatus(status.state(), status.step(), status.attempts(), "waiting for a server"
+                + " (attempt " + troubles + ", the workflow fails after " + limit / 1000 + " s): " + e.getMessage(),
+                status.resume()), true);
+    }
+
+    /** Moves to {@code next}, logging a change of state, and emits the status. */
+    private List<SourceRecord> advance(WorkflowStatus next) {
         boolean changed = !next.equals(status);
-        if (changed) {
-            LOG.info("Workflow {}: {}{} -> {}{}{}", workflowName, status.state(),
-                    status.step() == null ? "" : "/" + status.step(), next.state(),
-                    next.step() == null ? "" : "/" + next.step(), next.reason() == null ? "" : " (" + next.reason() + ")");
+        boolean moved = next.state() != status.state() || next.step() != status.step();
+        if (moved) {
+            LOG.info("Workflow {}: {}", workflowName, transition(next));
+        } else if (changed && LOG.isDebugEnabled()) {
+            LOG.debug("Workflow {}: {}", workflowName, transition(next)); // a throttle's reason changes every round
         }
         status = next;
         return emit(status, changed);
+    }
+
+    private String transition(WorkflowStatus next) {
+        return status.state() + (status.step() == null ? "" : "/" + status.step()) + " -> " + next.state()
+                + (next.step() == null ? "" : "/" + next.step()) + (next.reason() == null ? "" : " (" + next.reason()
+                + ")");
     }
 
     private List<SourceRecord> emit(WorkflowStatus s, boolean changed) {

@@ -14,11 +14,19 @@ public enum WorkflowState {
     POSTPONED,
     /** The cut-over is running (see the step). */
     CUTTING_OVER,
+    /**
+     * A connector or task of the workflow is not running (paused, unassigned, restarting, deleted): the workflow
+     * waits, the reason says which, and it goes on from the state it stalled in once they run again.
+     */
+    STALLED,
     /** Done. */
     COMPLETE,
     /** Stopped by the operator. */
     CANCELLED,
-    /** Stopped by an error the coordinator cannot get past; the reason says what and how to recover. */
+    /**
+     * Stopped by an error the coordinator cannot get past; the reason says what and how to recover. A workflow failed
+     * by one of its tasks (the status's resume state is set) goes on from where it stopped once the task runs again.
+     */
     FAILED;
 
     boolean isFinal() {

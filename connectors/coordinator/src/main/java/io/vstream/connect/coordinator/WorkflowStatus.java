@@ -7,8 +7,13 @@ import java.util.Map;
  * A workflow's persisted state: the coordinator task's Connect offset (partition {@code {"workflow": name}}), so a
  * restarted or moved task continues where it was. A missing offset is the normal start: CREATED.
  */
-record WorkflowStatus(WorkflowState state, HandoffStep step, int attempts, String reason) {
+record WorkflowStatus(WorkflowState state, HandoffStep step, int attempts, String reason, WorkflowState resume) {
     static final WorkflowStatus START = new WorkflowStatus(WorkflowState.CREATED, null, 0, null);
+
+    /** A status that does not wait on a connector ({@code resume} is null). */
+    WorkflowStatus(WorkflowState state, HandoffStep step, int attempts, String reason) {
+        this(state, step, attempts, reason, null);
+    }
 
     static Map<String, String> partition(String workflow) {
         return Map.of("workflow", workflow);
@@ -25,6 +30,9 @@ record WorkflowStatus(WorkflowState state, HandoffStep step, int attempts, Strin
         if (reason != null) {
             m.put("reason", reason);
         }
+        if (resume != null) {
+            m.put("resume", resume.name());
+        }
         return m;
     }
 
@@ -39,8 +47,10 @@ record WorkflowStatus(WorkflowState state, HandoffStep step, int attempts, Strin
         }
         Object step = offset.get("step");
         Object attempts = offset.get("attempts");
+        Object resume = offset.get("resume");
         return new WorkflowStatus(WorkflowState.valueOf(s), step == null ? null : HandoffStep.valueOf((String) step),
-                attempts instanceof Number n ? n.intValue() : 0, (String) offset.get("reason"));
+                attempts instanceof Number n ? n.intValue() : 0, (String) offset.get("reason"),
+                resume == null ? null : WorkflowState.valueOf((String) resume));
     }
 
     WorkflowStatus to(WorkflowState next) {
@@ -53,6 +63,24 @@ record WorkflowStatus(WorkflowState state, HandoffStep step, int attempts, Strin
 
     WorkflowStatus failed(String why) {
         return new WorkflowStatus(WorkflowState.FAILED, step, attempts, why);
+    }
+
+    /**
+     * Waiting on the workflow's connectors ({@code next} is STALLED or FAILED), keeping the step and remembering the
+     * state to go on from.
+     */
+    WorkflowStatus waitingOnConnectors(WorkflowState next, String why) {
+        return new WorkflowStatus(next, step, attempts, why, resume != null ? resume : state);
+    }
+
+    /** Whether this status waits on the workflow's connectors (and goes on once they run). */
+    boolean waitsOnConnectors() {
+        return resume != null;
+    }
+
+    /** Back to the state it waited in, the connectors running again. */
+    WorkflowStatus resumed() {
+        return new WorkflowStatus(resume, step, attempts, null, null);
     }
 
     WorkflowStatus retry(String why) {

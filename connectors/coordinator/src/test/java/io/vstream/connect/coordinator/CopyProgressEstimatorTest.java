@@ -76,7 +76,7 @@ class CopyProgressEstimatorTest {
     void theStatusRecordCarriesTheProgressAsOptionalFields() {
         StatusRecords records = new StatusRecords("status", "w", "online-ddl");
         StatusRecords.Progress p = new StatusRecords.Progress(null, "-80:MariaDB/0-1-5", 0L, 1, 400L, 1000L, 40.0,
-                200.0, 3_000L, "copy throttled: why");
+                200.0, 3_000L, "copy throttled: why", 1_500L);
         Struct v = (Struct) records.record(WorkflowStatus.START, p).value();
         assertThat(v.getInt64("rows_copied")).isEqualTo(400L);
         assertThat(v.getInt64("rows_total")).isEqualTo(1000L);
@@ -84,6 +84,7 @@ class CopyProgressEstimatorTest {
         assertThat(v.getFloat64("rows_per_second")).isEqualTo(200.0);
         assertThat(v.getInt64("eta_ms")).isEqualTo(3_000L);
         assertThat(v.getString("throttle_reason")).isEqualTo("copy throttled: why");
+        assertThat(v.getInt64("lag_ms")).isEqualTo(1_500L);
         Struct none = (Struct) records.record(WorkflowStatus.START, StatusRecords.Progress.NONE).value();
         assertThat(none.getInt64("rows_copied")).isNull();
         assertThat(StatusRecords.SCHEMA.field("eta_ms").schema().isOptional()).isTrue();

@@ -43,6 +43,12 @@ final class CopyPhase {
 
         void emit(QueuedRecord record);
 
+        /**
+         * Emits a HEARTBEAT at the current position if nothing was emitted for a heartbeat interval; called while
+         * the copy waits, so that its consumers see the source is alive and where it is.
+         */
+        void heartbeat();
+
         /** Emits a FIELD record first if the table's columns differ from the last FIELD sent. */
         void fieldIfChanged(TableDecoder decoder, long tsMs);
 
@@ -183,8 +189,8 @@ final class CopyPhase {
                 t -> new CopyProgress(shard.name(), t, table.estimatedRows()));
         LastPk last = from;
         while (stream.running() && System.nanoTime() < deadline) {
-            throttler.await(stream::running);
-            coordinatorThrottle.await(fresh, stream::running);
+            throttler.await(stream::running, stream::heartbeat);
+            coordinatorThrottle.await(fresh, stream::running, stream::heartbeat);
             long t0 = System.nanoTime();
             int n = 0;
             LastPk lastKey = last;

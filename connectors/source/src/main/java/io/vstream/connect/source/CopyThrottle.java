@@ -17,31 +17,45 @@ import org.slf4j.LoggerFactory;
 final class CopyThrottle {
     private static final Logger LOG = LoggerFactory.getLogger(CopyThrottle.class);
     private static final long CHECK_EVERY_NANOS = 250_000_000L;
+    private static final long LOG_EVERY_NANOS = 30_000_000_000L;
 
     private final String shard;
     private final String scope;
     private final String sql;
+    private final String stateDatabase;
+    private final String exists;
     private long nextCheck;
+    private boolean tableSeen;
 
     CopyThrottle(String shard, String stateDatabase, String scope) {
         this.shard = shard;
         this.scope = scope;
         this.sql = "/* vstream-connect:copy */ SELECT reason FROM " + SqlIdentifiers.qualify(stateDatabase, "throttle")
                 + " WHERE scope = ? AND expires_at > NOW(6)";
+        this.stateDatabase = stateDatabase;
+        this.exists = "/* vstream-connect:copy */ SELECT 1 FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?"
+                + " AND TABLE_NAME = 'throttle'";
     }
 
-    /** Waits while the coordinator throttles this copy; {@code conn} must see fresh data (autocommit). */
-    void await(Connection conn, java.util.function.BooleanSupplier running) throws SQLException, InterruptedException {
+    /**
+     * Waits while the coordinator throttles this copy, calling {@code whileWaiting} (the stream's heartbeat) between
+     * checks; {@code conn} must see fresh data (autocommit).
+     */
+    void await(Connection conn, java.util.function.BooleanSupplier running, Runnable whileWaiting)
+            throws SQLException, InterruptedException {
         if (System.nanoTime() < nextCheck) {
             return;
         }
         String last = null;
+        long loggedAt = 0;
         String why;
         while (running.getAsBoolean() && (why = reason(conn)) != null) {
-            if (!why.equals(last)) {
+            if (last == null || System.nanoTime() - loggedAt >= LOG_EVERY_NANOS) {
                 LOG.info("Shard {}: copy throttled by the coordinator: {}", shard, why);
-                last = why;
+                loggedAt = System.nanoTime();
             }
+            last = why;
+            whileWaiting.run();
             Thread.sleep(250);
         }
         if (last != null) {
@@ -51,6 +65,19 @@ final class CopyThrottle {
     }
 
     private String reason(Connection conn) throws SQLException {
+        if (!tableSeen) {
+            // until a coordinator has created the table, look it up rather than read it: a read of a missing table
+            // is an error the JDBC driver logs at WARN, four times a second
+            try (PreparedStatement ps = conn.prepareStatement(exists)) {
+                ps.setString(1, stateDatabase);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next()) {
+                        return null;
+                    }
+                }
+            }
+            tableSeen = true;
+        }
         try (PreparedStatement ps = conn.prepareStatement(sql)) {
             ps.setString(1, scope);
             try (ResultSet rs = ps.executeQuery()) {

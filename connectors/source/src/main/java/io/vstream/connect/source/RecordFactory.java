@@ -28,10 +28,13 @@ final class RecordFactory {
     private final String topic;
     private final Map<String, String> partition;
     private final long epoch;
+    private final RecordSizeLimit sizeLimit;
     private ShardGtid lastOffsetOf;
     private Map<String, Object> lastOffset;
 
-    RecordFactory(String connectorName, String topicPrefix, String keyspace, String shard, long epoch) {
+    RecordFactory(String connectorName, String topicPrefix, String keyspace, String shard, long epoch,
+                  RecordSizeLimit sizeLimit) {
+        this.sizeLimit = sizeLimit;
         this.connectorName = connectorName;
         this.keyspace = keyspace;
         this.shard = shard;
@@ -132,6 +135,7 @@ final class RecordFactory {
      */
     SourceRecord row(TableDecoder table, Struct before, Struct after, RowEnvelope.Op op, String gtid, long serverId,
                      long tsMs, int rowIndex, long order, ShardGtid offset) {
+        sizeLimit.check(shard, table.table().table(), gtid, before, after);
         SourceInfo source = new SourceInfo(connectorName, keyspace, shard, table.table().database(),
                 table.table().table(), gtid, serverId, tsMs, op == RowEnvelope.Op.READ ? "true" : "false", rowIndex,
                 epoch);

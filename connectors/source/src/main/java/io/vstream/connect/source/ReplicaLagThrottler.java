@@ -46,8 +46,11 @@ final class ReplicaLagThrottler {
         return null;
     }
 
-    /** Waits while {@link #reason()} says so, logging each new reason; returns early when {@code running} ends. */
-    void await(java.util.function.BooleanSupplier running) throws InterruptedException {
+    /**
+     * Waits while {@link #reason()} says so, logging each new reason and calling {@code whileWaiting} (the stream's
+     * heartbeat) between checks; returns early when {@code running} ends.
+     */
+    void await(java.util.function.BooleanSupplier running, Runnable whileWaiting) throws InterruptedException {
         if (replicas.isEmpty()) {
             return;
         }
@@ -58,6 +61,7 @@ final class ReplicaLagThrottler {
                 LOG.info("Shard {}: copy throttled: {}", shard, why);
                 last = why;
             }
+            whileWaiting.run();
             Thread.sleep(500);
         }
     }

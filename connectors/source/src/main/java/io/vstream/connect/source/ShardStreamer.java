@@ -97,7 +97,7 @@ final class ShardStreamer implements Runnable {
         this.serverId = serverId;
         this.committed = start;
         this.records = new RecordFactory(settings.connectorName(), settings.topicPrefix(), settings.keyspace(),
-                shard.name(), epoch);
+                shard.name(), epoch, settings.recordSizeLimit());
         this.queue = new LinkedBlockingQueue<>(settings.maxQueueSize());
         this.metrics = metrics;
     }
@@ -329,6 +329,11 @@ final class ShardStreamer implements Runnable {
             }
 
             @Override
+            public void heartbeat() {
+                maybeHeartbeat(System.currentTimeMillis());
+            }
+
+            @Override
             public Connection connect() throws java.sql.SQLException {
                 return ShardStreamer.this.connect();
             }
@@ -473,7 +478,7 @@ final class ShardStreamer implements Runnable {
                 if (EventType.isRowMutation(type)) {
                     onRows(event, type, ts, header.getServerId());
                 } else if (!txnOpen) {
-                    maybeHeartbeat(ts);
+                    maybeHeartbeat(0); // meta events (the server's heartbeat, rotate, ...): their time is not the stream's
                 }
             }
         }
@@ -680,10 +685,17 @@ final class ShardStreamer implements Runnable {
         endTransaction();
     }
 
+    /**
+     * A HEARTBEAT with the committed position when nothing was enqueued for a heartbeat interval: the applier's
+     * state then shows it has everything the source read up to now, also while the copy waits on a throttle (the
+     * coordinator's applier lag is the age of the last record applied, so without it a throttle never lifts). Its
+     * time is that of the binlog event read last ({@code ts}), so a source reading an old backlog looks behind; 0
+     * (the server's own heartbeat events, or no event) means now.
+     */
     private void maybeHeartbeat(long ts) {
         if (System.nanoTime() - lastEnqueueNanos >= settings.heartbeatInterval().toNanos() && committed != null) {
             enqueue(QueuedRecord.boundary(records.position(io.vstream.connect.core.event.EventType.HEARTBEAT,
-                    committed, System.currentTimeMillis())));
+                    committed, ts > 0 ? ts : System.currentTimeMillis())));
         }
     }
 

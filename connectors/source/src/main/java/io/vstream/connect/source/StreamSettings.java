@@ -18,5 +18,6 @@ record StreamSettings(
         int maxQueueSize,
         TableFilter filter,
         String journalDatabase,
-        boolean reshardFallbackCopy) {
+        boolean reshardFallbackCopy,
+        RecordSizeLimit recordSizeLimit) {
 }

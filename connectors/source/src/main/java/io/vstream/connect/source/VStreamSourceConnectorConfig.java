@@ -1,15 +1,11 @@
 package io.vstream.connect.source;
 
-import io.vstream.connect.core.keyrange.KeyRange;
-import io.vstream.connect.core.keyrange.KeyRanges;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 import org.apache.kafka.common.config.AbstractConfig;
@@ -348,27 +344,12 @@ public class VStreamSourceConnectorConfig extends AbstractConfig {
         ConfigValue topology = values.get(TOPOLOGY);
         List<ShardSpec> shards = new ArrayList<>();
         if (topology != null && topology.errorMessages().isEmpty() && topology.value() instanceof List<?> entries) {
-            Set<String> names = new HashSet<>();
-            for (Object entry : entries) {
-                try {
-                    ShardSpec s = ShardSpec.parse(String.valueOf(entry));
-                    if (!names.add(s.keyRange().name())) {
-                        topology.addErrorMessage("Shard '" + s.name() + "' is listed twice; list each shard once.");
-                    }
-                    shards.add(s);
-                } catch (IllegalArgumentException e) {
-                    topology.addErrorMessage(e.getMessage());
-                }
-            }
-            if (entries.isEmpty()) {
-                topology.addErrorMessage("No shards: list at least one <shard>=<host>:<port>, e.g. '-=127.0.0.1:3306'"
-                        + " for an unsharded keyspace.");
-            } else if (topology.errorMessages().isEmpty()) {
-                List<KeyRange> ranges = new ArrayList<>();
-                shards.forEach(s -> ranges.add(s.keyRange()));
-                for (String problem : KeyRanges.fullCoverageProblems(ranges)) {
-                    topology.addErrorMessage("The shards must cover the whole key space exactly once: " + problem);
-                }
+            List<String> texts = entries.stream().map(String::valueOf).toList();
+            io.vstream.connect.core.topology.TopologyCheck.problems(texts,
+                    io.vstream.connect.core.topology.TopologyCheck.Coverage.WHOLE_KEY_SPACE)
+                    .forEach(topology::addErrorMessage);
+            if (topology.errorMessages().isEmpty()) {
+                texts.forEach(t -> shards.add(ShardSpec.parse(t)));
             }
         }
         ConfigValue mode = values.get(START_MODE);

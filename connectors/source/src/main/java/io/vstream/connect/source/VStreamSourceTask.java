@@ -69,7 +69,8 @@ public class VStreamSourceTask extends SourceTask {
         StreamSettings settings = new StreamSettings(name, config.keyspace(), config.database(), config.topicPrefix(),
                 config.user(), config.password().value(), config.connectTimeout(), config.retryBackoffInitial(),
                 config.retryBackoffMax(), config.retryMaxDuration(), config.heartbeatInterval(),
-                config.maxQueueSize(), config.tableFilter(), config.journalDatabase(), config.reshardFallbackCopy());
+                config.maxQueueSize(), config.tableFilter(), config.journalDatabase(), config.reshardFallbackCopy(),
+                RecordSizeLimit.of(config.originals()));
         List<Map<String, String>> partitions = new ArrayList<>();
         mine.forEach(s -> partitions.add(OffsetCodec.partition(config.keyspace(), s.name())));
         Map<Map<String, String>, Map<String, Object>> stored = context.offsetStorageReader().offsets(partitions);

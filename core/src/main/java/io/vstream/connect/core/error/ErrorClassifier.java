@@ -48,6 +48,15 @@ public final class ErrorClassifier {
         return classify(failure).isRetriable();
     }
 
+    /**
+     * True if {@code failure} is the server refusing the account (a wrong password, a missing privilege): no retry
+     * can help until an operator fixes the account, so a workflow stops at once.
+     */
+    public static boolean isAccessDenied(Throwable failure) {
+        return chain(failure).stream().anyMatch(t -> t instanceof SQLException e
+                && MysqlErrorCodes.ACCESS_DENIED.contains(e.getErrorCode()));
+    }
+
     private static Optional<Classification> byType(Throwable t) {
         if (t instanceof RetriableException) {
             return Optional.of(Classification.retriable("marked retriable by Connect: " + describe(t)));

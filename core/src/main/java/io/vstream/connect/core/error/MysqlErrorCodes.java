@@ -90,6 +90,9 @@ final class MysqlErrorCodes {
     }
 
     /** The verdict for {@code e}'s vendor code, if the table knows it. */
+    /** The server's "access denied" errors: a wrong password, or a missing privilege (1698: no password given). */
+    static final java.util.Set<Integer> ACCESS_DENIED = java.util.Set.of(1044, 1045, 1142, 1143, 1227, 1698);
+
     static Optional<Classification> byVendorCode(SQLException e) {
         Rule rule = RULES.get(e.getErrorCode());
         if (rule == null) {

@@ -185,4 +185,13 @@ class ErrorClassifierTest {
         assertThatThrownBy(() -> ErrorClassifier.classify(null)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new Classification(null, "x")).isInstanceOf(NullPointerException.class);
     }
+
+    @Test
+    void accessDeniedIsFoundAnywhereInTheChain() {
+        assertThat(ErrorClassifier.isAccessDenied(sql("28000", 1045, "Access denied for user 'u'@'h'"))).isTrue();
+        assertThat(ErrorClassifier.isAccessDenied(new RuntimeException("wrapped",
+                sql("42000", 1142, "SELECT command denied to user")))).isTrue();
+        assertThat(ErrorClassifier.isAccessDenied(sql("08S01", 2003, "Can't connect"))).isFalse();
+        assertThat(ErrorClassifier.isAccessDenied(sql("42000", 1067, "Invalid default value for 'dt'"))).isFalse();
+    }
 }

@@ -1,0 +1,27 @@
+package io.vstream.connect.coordinator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class ApplierLagTest {
+    private static ApplierChannel.Applied applied(Long tsMs) {
+        return new ApplierChannel.Applied("t", 0, "MariaDB/0-1-5", "[]", tsMs, 0L);
+    }
+
+    @Test
+    void theLagIsTheAgeOfTheLastAppliedRecord() {
+        assertThat(ApplierLag.millis(applied(10_000L), 12_500L)).isEqualTo(2_500L);
+    }
+
+    @Test
+    void aRecordFromAClockAheadCountsAsNoLag() {
+        assertThat(ApplierLag.millis(applied(13_000L), 12_500L)).isZero();
+    }
+
+    @Test
+    void nothingAppliedWithATimeIsUnknown() {
+        assertThat(ApplierLag.millis(applied(null), 12_500L)).isNull();
+        assertThat(ApplierLag.millis(null, 12_500L)).isNull();
+    }
+}
