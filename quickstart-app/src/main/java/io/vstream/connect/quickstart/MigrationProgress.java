@@ -45,7 +45,7 @@ final class MigrationProgress {
                     Math.min(100, rows[0] * 100 / rows[1]));
             String reason = s == null ? null : s.reason();
             out.step("  %-24s %s  lag %s  load %,d tx, %d failed%s", state, progress,
-                    s == null || s.lagTransactions() == null ? "-" : s.lagTransactions() + " tx", load.commits(),
+                    lag(s), load.commits(),
                     load.failures(), reason != null && !reason.equals(lastReason) ? "  (" + reason + ")" : "");
             lastReason = reason;
             if (s != null && FINAL.contains(s.state())) {
@@ -57,6 +57,17 @@ final class MigrationProgress {
                         + " s (last status " + s + "); see " + workerLog);
             }
         }
+    }
+
+    /** The applier's lag in seconds (the coordinator's lag_ms), else in transactions. */
+    private static String lag(StatusWatcher.Status s) {
+        if (s == null) {
+            return "-";
+        }
+        if (s.lagMs() != null) {
+            return String.format("%.1f s", s.lagMs() / 1000.0);
+        }
+        return s.lagTransactions() == null ? "-" : s.lagTransactions() + " tx";
     }
 
     private void failOnFailedTask(List<String> connectors) {

@@ -28,7 +28,6 @@ public final class Quickstart {
     static final String CDC = "commerce-cdc";
     static final String CDC_PASSWORD = "quickstart-cdc";
     static final String DDL_PASSWORD = "quickstart-ddl";
-    private static final Duration MIGRATION_TIMEOUT = Duration.ofSeconds(200);
 
     private final Settings settings;
     private final RunDirectory run;
@@ -39,6 +38,7 @@ public final class Quickstart {
     private WriteLoad load;
     private StatusWatcher watcher;
     private boolean stopped;
+    private FailureHelp failureHelp;
 
     Quickstart(Settings settings) {
         this.settings = settings;
@@ -75,6 +75,7 @@ public final class Quickstart {
             if (q.startedAnything()) {
                 System.out.println("Logs are in " + settings.runDir() + " (*/*.log).");
             }
+            q.printFailureHelp();
             code = 1;
         }
         if (settings.keep()) {
@@ -167,6 +168,8 @@ public final class Quickstart {
         String sinkName = coordinator.get("applier.stream");
         String sourceName = workflow + "-source";
         watcher = new StatusWatcher(broker.bootstrapServers(), coordinator.get("status.topic"), workflow);
+        failureHelp = new FailureHelp(worker.restUrl(), broker.bootstrapServers(), worker.logFile(), workflow,
+                coordinator.get("status.topic"), List.of(workflow, sourceName, sinkName, CDC));
         rest.putConfig(workflow, coordinator);
         rest.putConfig(sourceName, source);
         rest.putConfig(sinkName, sink);
@@ -176,7 +179,7 @@ public final class Quickstart {
                 coordinator.get("ddl.alter"));
 
         StatusWatcher.Status last = new MigrationProgress(out, keyspace, rest, watcher, load)
-                .follow(List.of(workflow, sourceName, sinkName, CDC), MIGRATION_TIMEOUT, worker.logFile());
+                .follow(List.of(workflow, sourceName, sinkName, CDC), settings.migrationTimeout(), worker.logFile());
         Sleeper.sleep(3_000); // writes to the new table after the swap
         load.close();
         out.step("write load stopped: %,d transactions, %d failed, longest %d ms", load.commits(), load.failures(),
@@ -259,6 +262,13 @@ public final class Quickstart {
             throw new UncheckedIOException(e);
         }
         return file;
+    }
+
+    /** What the operator can look at when a run failed after the workflow was deployed (else nothing). */
+    private void printFailureHelp() {
+        if (failureHelp != null) {
+            failureHelp.print(settings.keep());
+        }
     }
 
     private void printKeep() {

@@ -15,11 +15,11 @@ import java.util.Map;
  * port check.
  */
 record Settings(Path repo, Path runDir, List<Integer> shardPorts, int kafkaPort, int controllerPort, int connectPort,
-                int orders, int loadTps, boolean keep, boolean stop) {
+                int orders, int loadTps, boolean keep, boolean stop, java.time.Duration migrationTimeout) {
 
     static final String USAGE = String.join("\n",
             "usage: ./quickstart [--keep] [--stop] [--dir DIR] [--shard-ports P1,P2] [--kafka-port P]",
-            "                    [--controller-port P] [--connect-port P] [--orders N] [--tps N]",
+            "                    [--controller-port P] [--connect-port P] [--orders N] [--tps N] [--timeout S]",
             "",
             "  --keep             leave everything running at the end (stop it later with ./quickstart --stop)",
             "  --stop             stop what a run with --keep left running, and exit",
@@ -28,7 +28,9 @@ record Settings(Path repo, Path runDir, List<Integer> shardPorts, int kafkaPort,
             "  --kafka-port       Kafka's client port (default 9092); --controller-port its KRaft port (default 9093)",
             "  --connect-port     the Connect worker's REST port (default 8083)",
             "  --orders N         rows of the table the ALTER migrates, over both shards (default 50000)",
-            "  --tps N            transactions per second of the live write load (default 100)");
+            "  --tps N            transactions per second of the live write load (default 100)",
+            "  --timeout S        how long the online ALTER may take before the run fails (default 900 s; a loaded",
+            "                     machine copies slower, and the copy waits while the applier lags)");
 
     static Settings parse(Path repo, String[] args) {
         Path dir = repo.resolve(".quickstart");
@@ -38,6 +40,7 @@ record Settings(Path repo, Path runDir, List<Integer> shardPorts, int kafkaPort,
         int connect = 8083;
         int orders = 50_000;
         int tps = 100;
+        int timeout = 900;
         boolean keep = false;
         boolean stop = false;
         for (int i = 0; i < args.length; i++) {
@@ -58,11 +61,16 @@ record Settings(Path repo, Path runDir, List<Integer> shardPorts, int kafkaPort,
                 case "--connect-port" -> connect = port(value(args, ++i, a), a);
                 case "--orders" -> orders = Integer.parseInt(value(args, ++i, a));
                 case "--tps" -> tps = Integer.parseInt(value(args, ++i, a));
+                case "--timeout" -> timeout = Integer.parseInt(value(args, ++i, a));
                 case "-h", "--help" -> throw new IllegalArgumentException(USAGE);
                 default -> throw new IllegalArgumentException("unknown option " + a + "\n" + USAGE);
             }
         }
-        return new Settings(repo, dir, shardPorts, kafka, controller, connect, orders, tps, keep, stop);
+        if (timeout <= 0) {
+            throw new IllegalArgumentException("--timeout takes a number of seconds above 0, e.g. --timeout 1800");
+        }
+        return new Settings(repo, dir, shardPorts, kafka, controller, connect, orders, tps, keep, stop,
+                java.time.Duration.ofSeconds(timeout));
     }
 
     /** Each port with its role. */

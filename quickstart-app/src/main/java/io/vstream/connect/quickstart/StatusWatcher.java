@@ -23,7 +23,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 final class StatusWatcher implements AutoCloseable {
     /** One status record of the workflow. */
     record Status(String state, String step, String reason, Long lagTransactions, Integer tablesCopying, int attempts,
-                  long tsMs) {
+                  long tsMs, Long lagMs) {
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -63,16 +63,29 @@ final class StatusWatcher implements AutoCloseable {
         return cutOverStartMs;
     }
 
+    /**
+     * Reads the status topic until closed. A slow broker (a metadata or fetch timeout, common on a loaded machine) is
+     * waited out: the watcher tries again rather than end, so the run never loses sight of the workflow.
+     */
     private void follow() {
         try {
-            while (running && consumer.partitionsFor(topic, Duration.ofSeconds(2)).isEmpty()) {
-                Sleeper.sleep(500);
-            }
-            consumer.assign(List.of(new TopicPartition(topic, 0)));
-            consumer.seekToBeginning(consumer.assignment());
+            boolean assigned = false;
             while (running) {
-                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(500))) {
-                    take(r.value());
+                try {
+                    if (!assigned) {
+                        if (consumer.partitionsFor(topic, Duration.ofSeconds(10)).isEmpty()) {
+                            Sleeper.sleep(500);
+                            continue;
+                        }
+                        consumer.assign(List.of(new TopicPartition(topic, 0)));
+                        consumer.seekToBeginning(consumer.assignment());
+                        assigned = true;
+                    }
+                    for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(500))) {
+                        take(r.value());
+                    }
+                } catch (org.apache.kafka.common.errors.TimeoutException e) {
+                    Sleeper.sleep(500); // slow metadata: try again
                 }
             }
         } catch (WakeupException | IllegalStateException e) {
@@ -98,7 +111,8 @@ final class StatusWatcher implements AutoCloseable {
         Status s = new Status(v.path("state").asText(), text(v, "step"), text(v, "reason"),
                 v.hasNonNull("lag_transactions") ? v.get("lag_transactions").asLong() : null,
                 v.hasNonNull("tables_copying") ? v.get("tables_copying").asInt() : null,
-                v.path("attempts").asInt(), v.path("ts_ms").asLong());
+                v.path("attempts").asInt(), v.path("ts_ms").asLong(),
+                v.hasNonNull("lag_ms") ? v.get("lag_ms").asLong() : null);
         synchronized (this) {
             if (states.isEmpty() || !states.get(states.size() - 1).equals(s.state())) {
                 states.add(s.state());

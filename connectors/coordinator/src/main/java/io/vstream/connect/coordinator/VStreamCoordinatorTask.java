@@ -20,6 +20,7 @@ public class VStreamCoordinatorTask extends SourceTask {
     private static final long STATUS_EVERY_MS = 30_000;
     private static final long WATCH_EVERY_MS = 3_000;
     private static final long MAX_BACKOFF_MS = 30_000;
+    private static final long STALL_GRACE_MS = 15_000;
 
     private VStreamCoordinatorConnectorConfig config;
     private Workflow workflow;
@@ -31,6 +32,7 @@ public class VStreamCoordinatorTask extends SourceTask {
     private boolean first = true;
     private ConnectorWatch watch;
     private long lastWatched;
+    private long stalledSince;
     private long troubleSince;
     private int troubles;
     private long retryAt;
@@ -74,9 +76,14 @@ public class VStreamCoordinatorTask extends SourceTask {
         boolean cancel = config.cancelled() && (!status.state().isFinal() || status.waitsOnConnectors());
         if (!cancel && watch != null && (!status.state().isFinal() || status.waitsOnConnectors())) {
             ConnectorHealth.Verdict v = watchedHealth();
-            if (v != null && v.kind() != ConnectorHealth.Kind.HEALTHY) {
-                return advance(status.waitingOnConnectors(v.kind() == ConnectorHealth.Kind.FAILED
-                        ? WorkflowState.FAILED : WorkflowState.STALLED, v.reason()));
+            if (v != null && v.kind() == ConnectorHealth.Kind.FAILED) {
+                return advance(status.waitingOnConnectors(WorkflowState.FAILED, v.reason()));
+            }
+            if (v != null && v.kind() == ConnectorHealth.Kind.STALLED && stalledLongEnough()) {
+                return advance(status.waitingOnConnectors(WorkflowState.STALLED, v.reason()));
+            }
+            if (v != null && v.kind() == ConnectorHealth.Kind.HEALTHY) {
+                stalledSince = 0;
             }
             if (status.waitsOnConnectors()) {
                 return v == null ? emit(status, false) : advance(status.resumed());
@@ -91,6 +98,18 @@ public class VStreamCoordinatorTask extends SourceTask {
         troubleSince = 0;
         troubles = 0;
         return advance(next);
+    }
+
+    /**
+     * Whether the connectors have looked stalled for {@value #STALL_GRACE_MS} ms: a rebalance, a task restarting or
+     * a connector deployed a moment after the coordinator is not worth a state of its own.
+     */
+    private boolean stalledLongEnough() {
+        long now = System.currentTimeMillis();
+        if (stalledSince == 0) {
+            stalledSince = now;
+        }
+        return now - stalledSince >= STALL_GRACE_MS;
     }
 
     /**
