@@ -27,6 +27,7 @@ public final class StatusReader implements AutoCloseable {
     private final Duration timeout;
     private final String bootstrap;
     private final Map<String, WorkflowHistory> histories = new LinkedHashMap<>();
+    private final java.util.Set<String> missing = new java.util.LinkedHashSet<>();
 
     public StatusReader(String bootstrapServers, Properties extra, Duration timeout) {
         Properties p = new Properties();
@@ -55,8 +56,10 @@ public final class StatusReader implements AutoCloseable {
             List<TopicPartition> parts = new ArrayList<>();
             for (String t : topics) {
                 List<PartitionInfo> infos = consumer.partitionsFor(t, timeout);
-                if (infos != null) {
+                if (infos != null && !infos.isEmpty()) {
                     infos.forEach(i -> parts.add(new TopicPartition(i.topic(), i.partition())));
+                } else {
+                    missing.add(t); // not created yet (a coordinator creates it with its first record)
                 }
             }
             consumer.assign(parts);
@@ -90,6 +93,7 @@ public final class StatusReader implements AutoCloseable {
     /** Waits up to {@code wait} for new records (after {@link #readAll}); returns whether any arrived. */
     public boolean poll(Duration wait) {
         try {
+            assignTopicsThatAppeared();
             if (consumer.assignment().isEmpty()) {
                 sleep(wait);
                 return false;
@@ -97,6 +101,27 @@ public final class StatusReader implements AutoCloseable {
             return pollOnce(wait) > 0;
         } catch (KafkaException e) {
             throw CliException.unreachable("Kafka at " + bootstrap, e);
+        }
+    }
+
+    /** Reads, from their start, the status topics that did not exist at {@link #readAll} and exist now. */
+    private void assignTopicsThatAppeared() {
+        if (missing.isEmpty()) {
+            return;
+        }
+        List<TopicPartition> added = new ArrayList<>();
+        for (java.util.Iterator<String> it = missing.iterator(); it.hasNext(); ) {
+            List<PartitionInfo> infos = consumer.partitionsFor(it.next(), timeout);
+            if (infos != null && !infos.isEmpty()) {
+                infos.forEach(i -> added.add(new TopicPartition(i.topic(), i.partition())));
+                it.remove();
+            }
+        }
+        if (!added.isEmpty()) {
+            java.util.Set<TopicPartition> all = new java.util.HashSet<>(consumer.assignment());
+            all.addAll(added);
+            consumer.assign(all);
+            consumer.seekToBeginning(added);
         }
     }
 

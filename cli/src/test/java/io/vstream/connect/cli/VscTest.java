@@ -191,9 +191,9 @@ class VscTest {
         try (FakeConnect connect = new FakeConnect()) {
             connect.configs.put("w", Map.of("connector.class", ConnectorConfig.COORDINATOR_CLASS));
             Run r = vsc("status", "--connect-url", connect.url(), "--bootstrap-servers", "127.0.0.1:1",
-                    "--timeout-ms", "1500");
+                    "--timeout-ms", "8000"); // also bounds the local fake REST call: generous for a loaded machine
             assertThat(r.code()).as(r.out() + r.err()).isEqualTo(ExitCodes.UNREACHABLE);
-            assertThat(r.err()).contains("Kafka at 127.0.0.1:1 did not answer within 1500 ms")
+            assertThat(r.err()).contains("Kafka at 127.0.0.1:1 did not answer within 8000 ms")
                     .contains("slow or unreachable").contains("--timeout-ms");
         }
     }

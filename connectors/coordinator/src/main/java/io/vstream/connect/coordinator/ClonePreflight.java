@@ -1,5 +1,6 @@
 package io.vstream.connect.coordinator;
 
+import io.vstream.connect.core.preflight.BinlogSettings;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -23,6 +24,9 @@ final class ClonePreflight {
     static List<String> check(Connection source, Connection target, VStreamCoordinatorConnectorConfig config,
                               boolean applierStarted) throws SQLException {
         List<String> problems = new ArrayList<>();
+        for (String p : BinlogSettings.problems(source)) {
+            problems.add("the source: " + p);
+        }
         String sourceId = Servers.string(source, "SELECT @@GLOBAL.server_id");
         String targetId = Servers.string(target, "SELECT @@GLOBAL.server_id");
         if (sourceId != null && sourceId.equals(targetId)) {

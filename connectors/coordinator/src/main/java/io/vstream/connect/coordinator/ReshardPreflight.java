@@ -2,6 +2,7 @@ package io.vstream.connect.coordinator;
 
 import io.vstream.connect.core.keyrange.KeyRange;
 import io.vstream.connect.core.keyrange.KeyRanges;
+import io.vstream.connect.core.preflight.BinlogSettings;
 import io.vstream.connect.core.sql.SqlIdentifiers;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -97,6 +98,9 @@ final class ReshardPreflight {
         Map<String, String> columns = config.reshardColumns();
         String fallback = config.reshardColumnDefault();
         for (Map.Entry<String, Connection> e : old.entrySet()) {
+            for (String p : BinlogSettings.problems(e.getValue())) {
+                problems.add("old shard " + e.getKey() + ": " + p);
+            }
             List<String> tables = tables(e.getValue(), db);
             if (tables.isEmpty()) {
                 problems.add("old shard " + e.getKey() + " has no tables in database '" + db + "': check"

@@ -6,6 +6,7 @@ import io.vstream.connect.core.position.ShardGtid;
 import io.vstream.connect.core.position.TableLastPk;
 import io.vstream.connect.core.sql.ConsistentSnapshot;
 import io.vstream.connect.core.sql.SqlIdentifiers;
+import io.vstream.connect.core.topology.ShardAddress;
 import java.io.Serializable;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -57,7 +58,7 @@ final class CopyPhase {
         GtidPosition currentServerPosition() throws SQLException;
     }
 
-    private final ShardSpec shard;
+    private final ShardAddress shard;
     private final StreamSettings settings;
     private final CopySettings copy;
     private final RecordFactory records;
@@ -70,7 +71,7 @@ final class CopyPhase {
     private final Map<String, CopyProgress> progress = new HashMap<>();
     private int chunkRows = CopySettings.FIRST_CHUNK_ROWS;
 
-    CopyPhase(ShardSpec shard, StreamSettings settings, CopySettings copy, RecordFactory records, Charsets charsets,
+    CopyPhase(ShardAddress shard, StreamSettings settings, CopySettings copy, RecordFactory records, Charsets charsets,
               io.vstream.connect.core.position.Flavor flavor, Stream stream, StreamMetrics metrics) {
         this.shard = shard;
         this.settings = settings;
@@ -89,7 +90,7 @@ final class CopyPhase {
      * The tables to copy on a fresh start, checked before anything is copied: each must have a usable key, or be
      * skipped (streamed without its existing rows) when configured so.
      */
-    static List<TableLastPk> plan(Connection conn, ShardSpec shard, StreamSettings settings, CopySettings copy)
+    static List<TableLastPk> plan(Connection conn, ShardAddress shard, StreamSettings settings, CopySettings copy)
             throws SQLException {
         TableInspector inspector = new TableInspector(conn, settings.database());
         List<TableLastPk> tables = new ArrayList<>();

@@ -1,5 +1,6 @@
 package io.vstream.connect.source;
 
+import io.vstream.connect.core.topology.ShardAddress;
 import java.time.Duration;
 import java.util.List;
 
@@ -12,7 +13,7 @@ record CopySettings(
         int chunkMaxRows,
         Duration cycleMax,
         long maxRowsPerSecond,
-        List<ShardSpec> throttleReplicas,
+        List<ShardAddress> throttleReplicas,
         Duration maxReplicaLag,
         String throttleStateDatabase) {
 

@@ -1,5 +1,6 @@
 package io.vstream.connect.source;
 
+import io.vstream.connect.core.topology.ShardAddress;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -17,13 +18,13 @@ import org.slf4j.LoggerFactory;
 final class ReplicaLagThrottler {
     private static final Logger LOG = LoggerFactory.getLogger(ReplicaLagThrottler.class);
 
-    private final List<ShardSpec> replicas;
+    private final List<ShardAddress> replicas;
     private final Duration maxLag;
     private final String user;
     private final String password;
     private final String shard;
 
-    ReplicaLagThrottler(String shard, List<ShardSpec> replicas, Duration maxLag, String user, String password) {
+    ReplicaLagThrottler(String shard, List<ShardAddress> replicas, Duration maxLag, String user, String password) {
         this.shard = shard;
         this.replicas = replicas;
         this.maxLag = maxLag;
@@ -33,7 +34,7 @@ final class ReplicaLagThrottler {
 
     /** Why the copy should wait now, or {@code null} to go on. */
     String reason() {
-        for (ShardSpec r : replicas) {
+        for (ShardAddress r : replicas) {
             Long lagSeconds = measure(r);
             if (lagSeconds == null) {
                 return "replica " + r.host() + ":" + r.port() + " is unreachable or not replicating";
@@ -66,7 +67,7 @@ final class ReplicaLagThrottler {
         }
     }
 
-    private Long measure(ShardSpec replica) {
+    private Long measure(ShardAddress replica) {
         try (Connection c = ShardConnections.open(replica, user, password, 5000);
              Statement st = c.createStatement()) {
             try (ResultSet rs = st.executeQuery("SHOW SLAVE STATUS")) {

@@ -2,6 +2,7 @@ package io.vstream.connect.source;
 
 import io.vstream.connect.core.position.Flavor;
 import io.vstream.connect.core.preflight.BinlogSettings;
+import io.vstream.connect.core.topology.ShardAddress;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -21,7 +22,7 @@ final class ServerPreflight {
     private ServerPreflight() {
     }
 
-    static ServerInfo check(Connection conn, ShardSpec shard) throws SQLException {
+    static ServerInfo check(Connection conn, ShardAddress shard) throws SQLException {
         String version = queryString(conn, "SELECT VERSION()");
         List<String> problems = BinlogSettings.problems(conn);
         if (!problems.isEmpty()) {

@@ -1,5 +1,6 @@
 package io.vstream.connect.source;
 
+import io.vstream.connect.core.topology.ShardAddress;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -10,7 +11,7 @@ final class ShardConnections {
     private ShardConnections() {
     }
 
-    static Connection open(ShardSpec shard, String user, String password, int connectTimeoutMs) throws SQLException {
+    static Connection open(ShardAddress shard, String user, String password, int connectTimeoutMs) throws SQLException {
         Properties p = new Properties();
         p.setProperty("user", user);
         p.setProperty("password", password == null ? "" : password);

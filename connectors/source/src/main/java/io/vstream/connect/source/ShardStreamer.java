@@ -17,6 +17,7 @@ import io.vstream.connect.core.position.Flavor;
 import io.vstream.connect.core.position.GtidPosition;
 import io.vstream.connect.core.position.ShardGtid;
 import io.vstream.connect.core.position.TableLastPk;
+import io.vstream.connect.core.topology.ShardAddress;
 import org.apache.kafka.connect.data.Struct;
 import java.io.Serializable;
 import java.sql.Connection;
@@ -43,7 +44,7 @@ import org.slf4j.LoggerFactory;
 final class ShardStreamer implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(ShardStreamer.class);
 
-    private final ShardSpec shard;
+    private final ShardAddress shard;
     private final StreamSettings settings;
     private final long serverId;
     private final RecordFactory records;
@@ -78,7 +79,7 @@ final class ShardStreamer implements Runnable {
     private long lastEnqueueNanos = System.nanoTime();
     private boolean receivedSinceConnect;
 
-    ShardStreamer(ShardSpec shard, StreamSettings settings, CopySettings copy, long serverId, ShardGtid start,
+    ShardStreamer(ShardAddress shard, StreamSettings settings, CopySettings copy, long serverId, ShardGtid start,
                   long epoch, StreamMetrics metrics) {
         this(shard, settings, copy, serverId, start, epoch, metrics, null);
     }
@@ -88,7 +89,7 @@ final class ShardStreamer implements Runnable {
      *                     a reshard): if the shard cannot be streamed up to it (gone, binlogs purged), the stream ends
      *                     at it with the fallback mark (or fails, as reshard.fallback says)
      */
-    ShardStreamer(ShardSpec shard, StreamSettings settings, CopySettings copy, long serverId, ShardGtid start,
+    ShardStreamer(ShardAddress shard, StreamSettings settings, CopySettings copy, long serverId, ShardGtid start,
                   long epoch, StreamMetrics metrics, io.vstream.connect.core.reshard.Journal drainJournal) {
         this.drainJournal = drainJournal;
         this.shard = shard;
@@ -102,7 +103,7 @@ final class ShardStreamer implements Runnable {
         this.metrics = metrics;
     }
 
-    ShardSpec shard() {
+    ShardAddress shard() {
         return shard;
     }
 

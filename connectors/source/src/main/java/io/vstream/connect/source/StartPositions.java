@@ -3,6 +3,7 @@ package io.vstream.connect.source;
 import io.vstream.connect.core.position.OffsetCodec;
 import io.vstream.connect.core.position.ShardGtid;
 import io.vstream.connect.core.position.Vgtid;
+import io.vstream.connect.core.topology.ShardAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -13,7 +14,7 @@ final class StartPositions {
     }
 
     /** The problems of a start position for this keyspace and topology; empty when it is usable. */
-    static List<String> validate(String json, String keyspace, List<ShardSpec> shards) {
+    static List<String> validate(String json, String keyspace, List<ShardAddress> shards) {
         List<String> problems = new ArrayList<>();
         if (json == null || json.isBlank()) {
             problems.add("start.mode is 'position' but start.position is empty: give a VGTID such as"
@@ -27,7 +28,7 @@ final class StartPositions {
             problems.add("start.position is not a valid VGTID: " + e.getMessage());
             return problems;
         }
-        for (ShardSpec s : shards) {
+        for (ShardAddress s : shards) {
             if (keyspace != null && vgtid.shard(keyspace, s.name()).isEmpty()) {
                 problems.add("start.position has no entry for shard '" + s.name() + "' of keyspace '" + keyspace
                         + "'; add {\"keyspace\":\"" + keyspace + "\",\"shard\":\"" + s.name() + "\",\"gtid\":...}");

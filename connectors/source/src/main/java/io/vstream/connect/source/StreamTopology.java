@@ -3,6 +3,7 @@ package io.vstream.connect.source;
 import io.vstream.connect.core.position.OffsetCodec;
 import io.vstream.connect.core.reshard.Journal;
 import io.vstream.connect.core.reshard.JournalTable;
+import io.vstream.connect.core.topology.ShardAddress;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -28,15 +29,15 @@ final class StreamTopology {
     static final String ADDRESSES_KEY = "addresses";
     static final String PLAN_KEY = "reshard";
 
-    private final List<ShardSpec> shards;
+    private final List<ShardAddress> shards;
     private final ReshardPlan plan;
 
-    StreamTopology(List<ShardSpec> shards, ReshardPlan plan) {
+    StreamTopology(List<ShardAddress> shards, ReshardPlan plan) {
         this.shards = List.copyOf(shards);
         this.plan = plan;
     }
 
-    List<ShardSpec> shards() {
+    List<ShardAddress> shards() {
         return shards;
     }
 
@@ -46,15 +47,15 @@ final class StreamTopology {
 
     /** Reads a shard's journal table, or says it cannot be reached. */
     interface Servers {
-        List<Journal> journals(ShardSpec shard) throws SQLException;
+        List<Journal> journals(ShardAddress shard) throws SQLException;
 
-        boolean reachable(ShardSpec shard);
+        boolean reachable(ShardAddress shard);
     }
 
     static Servers servers(VStreamSourceConnectorConfig config) {
         return new Servers() {
             @Override
-            public List<Journal> journals(ShardSpec shard) throws SQLException {
+            public List<Journal> journals(ShardAddress shard) throws SQLException {
                 try (Connection c = ShardConnections.open(shard, config.user(), config.password().value(),
                         (int) config.connectTimeout().toMillis())) {
                     return JournalTable.read(c, config.journalDatabase(), config.keyspace());
@@ -62,7 +63,7 @@ final class StreamTopology {
             }
 
             @Override
-            public boolean reachable(ShardSpec shard) {
+            public boolean reachable(ShardAddress shard) {
                 try (Connection c = ShardConnections.open(shard, config.user(), config.password().value(),
                         (int) config.connectTimeout().toMillis())) {
                     return c.isValid(5);
@@ -85,19 +86,19 @@ final class StreamTopology {
     static StreamTopology resolve(VStreamSourceConnectorConfig config, OffsetStorageReader reader, Servers servers) {
         String keyspace = config.keyspace();
         Map<String, Object> ks = reader == null ? null : reader.offset(TopologyGuard.partition(keyspace));
-        List<ShardSpec> configured = config.topology();
+        List<ShardAddress> configured = config.topology();
         ReshardPlan plan = ReshardPlan.empty();
-        List<ShardSpec> base = configured;
+        List<ShardAddress> base = configured;
         if (ks != null && ks.get(ADDRESSES_KEY) instanceof String addresses && !addresses.isBlank()
                 && ks.get(PLAN_KEY) instanceof String planJson) {
             plan = ReshardPlan.fromJson(planJson);
             base = new ArrayList<>();
             for (String e : addresses.split(",")) {
-                ShardSpec stored = ShardSpec.parse(e);
+                ShardAddress stored = ShardAddress.parse(e);
                 base.add(configured.stream().filter(c -> c.name().equals(stored.name())).findFirst().orElse(stored));
             }
             LOG.info("Keyspace '{}': streaming the shards {} (moved there by reshard journals {})", keyspace,
-                    base.stream().map(ShardSpec::name).toList(), plan.journals);
+                    base.stream().map(ShardAddress::name).toList(), plan.journals);
         }
         StreamTopology topology = new StreamTopology(base, plan);
         List<String> orphans = new ArrayList<>();
@@ -122,7 +123,7 @@ final class StreamTopology {
     private StreamTopology resumeAcross(VStreamSourceConnectorConfig config, OffsetStorageReader reader,
                                         Servers servers, List<String> orphans) {
         Journal journal = null;
-        for (ShardSpec s : shards) {
+        for (ShardAddress s : shards) {
             try {
                 for (Journal j : servers.journals(s)) {
                     if (orphans.stream().anyMatch(j::retires) && shards.stream().anyMatch(x -> j.newShard(x.name())
@@ -142,7 +143,7 @@ final class StreamTopology {
         }
         Journal j = journal;
         Map<String, Map<String, Object>> stored = offsets(reader, config.keyspace(), j.participantNames());
-        List<ShardSpec> participants = new ArrayList<>();
+        List<ShardAddress> participants = new ArrayList<>();
         List<String> unreachable = new ArrayList<>();
         for (Journal.ShardPosition p : j.participants()) {
             Map<String, Object> o = stored.get(p.shard());
@@ -153,7 +154,7 @@ final class StreamTopology {
             if (o == null) {
                 continue; // this stream never read it
             }
-            ShardSpec spec = ShardSpec.parse(p.shard() + "=" + (p.address() == null ? "" : p.address()));
+            ShardAddress spec = ShardAddress.parse(p.shard() + "=" + (p.address() == null ? "" : p.address()));
             if (!servers.reachable(spec)) {
                 unreachable.add(p.shard() + " (" + p.address() + ")");
             }
@@ -161,19 +162,19 @@ final class StreamTopology {
         }
         ReshardPlan next = plan.copyOf();
         if (unreachable.isEmpty()) {
-            List<ShardSpec> out = new ArrayList<>();
-            for (ShardSpec s : shards) {
+            List<ShardAddress> out = new ArrayList<>();
+            for (ShardAddress s : shards) {
                 if (j.newShard(s.name()).isEmpty()) {
                     out.add(s);
                 }
             }
-            for (ShardSpec p : participants) {
+            for (ShardAddress p : participants) {
                 out.add(p);
                 next.drain.put(p.name(), j);
             }
             LOG.info("Keyspace '{}': shards {} were retired by reshard journal {} while this connector was stopped;"
                     + " reading them up to the journal before moving to {}", config.keyspace(),
-                    participants.stream().map(ShardSpec::name).toList(), j.id(), j.shardNames());
+                    participants.stream().map(ShardAddress::name).toList(), j.id(), j.shardNames());
             return new StreamTopology(out, next);
         }
         if (!config.reshardFallbackCopy()) {
@@ -194,9 +195,9 @@ final class StreamTopology {
      * The topology after every journal whose participants in this stream have all reached it (their stored offsets
      * carry its mark), or empty when no journal is complete yet.
      */
-    Optional<StreamTopology> afterJournals(Map<String, Map<String, Object>> offsets, List<ShardSpec> configured) {
+    Optional<StreamTopology> afterJournals(Map<String, Map<String, Object>> offsets, List<ShardAddress> configured) {
         Map<Long, Journal> journals = new LinkedHashMap<>();
-        for (ShardSpec s : shards) {
+        for (ShardAddress s : shards) {
             Journal j = JournalMarks.journalOf(offsets.get(s.name()));
             if (j != null) {
                 journals.putIfAbsent(j.id(), j);
@@ -205,7 +206,7 @@ final class StreamTopology {
         StreamTopology current = this;
         boolean changed = false;
         for (Journal j : journals.values()) {
-            List<ShardSpec> streamed = current.shards;
+            List<ShardAddress> streamed = current.shards;
             List<String> inStream = j.participantNames().stream()
                     .filter(p -> streamed.stream().anyMatch(s -> s.name().equals(p))).toList();
             boolean allAt = !inStream.isEmpty() && inStream.stream().allMatch(p -> {
@@ -216,8 +217,8 @@ final class StreamTopology {
                 continue;
             }
             boolean fallback = inStream.stream().anyMatch(p -> JournalMarks.fallback(offsets.get(p)));
-            List<ShardSpec> out = new ArrayList<>();
-            for (ShardSpec s : current.shards) {
+            List<ShardAddress> out = new ArrayList<>();
+            for (ShardAddress s : current.shards) {
                 if (!j.retires(s.name())) {
                     out.add(s);
                 }
@@ -225,7 +226,7 @@ final class StreamTopology {
             for (Journal.ShardPosition n : j.shards()) {
                 if (out.stream().noneMatch(s -> s.name().equals(n.shard()))) {
                     out.add(configured.stream().filter(c -> c.name().equals(n.shard())).findFirst()
-                            .orElseGet(() -> ShardSpec.parse(n.shard() + "=" + n.address())));
+                            .orElseGet(() -> ShardAddress.parse(n.shard() + "=" + n.address())));
                 }
             }
             ReshardPlan next = current.plan.copyOf();
@@ -257,7 +258,7 @@ final class StreamTopology {
 
     /** The names of this topology's shards. */
     List<String> names() {
-        return shards.stream().map(ShardSpec::name).toList();
+        return shards.stream().map(ShardAddress::name).toList();
     }
 
     @Override

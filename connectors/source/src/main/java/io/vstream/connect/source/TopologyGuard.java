@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import io.vstream.connect.core.position.OffsetCodec;
+import io.vstream.connect.core.topology.ShardAddress;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.header.ConnectHeaders;
 import org.apache.kafka.connect.source.SourceRecord;
@@ -42,7 +43,7 @@ final class TopologyGuard {
      *
      * @throws ConnectException naming the shards and the way to drop them deliberately
      */
-    static void check(OffsetStorageReader reader, String connectorName, String keyspace, List<ShardSpec> shards,
+    static void check(OffsetStorageReader reader, String connectorName, String keyspace, List<ShardAddress> shards,
                       java.util.Set<String> retired) {
         if (reader == null) {
             return;
@@ -83,7 +84,7 @@ final class TopologyGuard {
      * Whether every shard of the topology has a stored offset that is not copying: the copy of the whole stream is
      * complete.
      */
-    static boolean allShardsCopied(OffsetStorageReader reader, String keyspace, List<ShardSpec> shards) {
+    static boolean allShardsCopied(OffsetStorageReader reader, String keyspace, List<ShardAddress> shards) {
         List<Map<String, String>> partitions = new ArrayList<>();
         shards.forEach(s -> partitions.add(OffsetCodec.partition(keyspace, s.name())));
         Map<Map<String, String>, Map<String, Object>> stored = reader.offsets(partitions);
@@ -97,7 +98,7 @@ final class TopologyGuard {
     }
 
     /** The keyspace-level COPY_COMPLETED: every shard's copy is done (on the keyspace topic). */
-    static SourceRecord copyCompletedRecord(String topicPrefix, String keyspace, List<ShardSpec> shards,
+    static SourceRecord copyCompletedRecord(String topicPrefix, String keyspace, List<ShardAddress> shards,
                                             ReshardPlan plan) {
         long now = System.currentTimeMillis();
         return keyspaceRecord(topicPrefix, keyspace, shards, true, plan, EventType.COPY_COMPLETED,
@@ -105,12 +106,12 @@ final class TopologyGuard {
     }
 
     /** The record that stores the current shard list (on the keyspace topic). */
-    static SourceRecord record(String topicPrefix, String keyspace, List<ShardSpec> shards, boolean copyCompleted) {
+    static SourceRecord record(String topicPrefix, String keyspace, List<ShardAddress> shards, boolean copyCompleted) {
         return record(topicPrefix, keyspace, shards, copyCompleted, ReshardPlan.empty());
     }
 
     /** The record that stores the current shard list, and with a reshard plan the shards' addresses and the plan. */
-    static SourceRecord record(String topicPrefix, String keyspace, List<ShardSpec> shards, boolean copyCompleted,
+    static SourceRecord record(String topicPrefix, String keyspace, List<ShardAddress> shards, boolean copyCompleted,
                                ReshardPlan plan) {
         List<String> names = new ArrayList<>();
         shards.forEach(s -> names.add(s.name()));
@@ -124,7 +125,7 @@ final class TopologyGuard {
      * to a journal and copies the new shards instead (its value's journal text carries {@code "fallback":true}).
      */
     static SourceRecord fallbackRecord(OffsetStorageReader reader, String topicPrefix, String keyspace,
-                                       List<ShardSpec> shards, boolean copyCompleted, ReshardPlan plan) {
+                                       List<ShardAddress> shards, boolean copyCompleted, ReshardPlan plan) {
         if (plan.fallbackJournal == null) {
             return null;
         }
@@ -140,7 +141,7 @@ final class TopologyGuard {
                 now);
     }
 
-    private static SourceRecord keyspaceRecord(String topicPrefix, String keyspace, List<ShardSpec> shards,
+    private static SourceRecord keyspaceRecord(String topicPrefix, String keyspace, List<ShardAddress> shards,
                                                boolean copyCompleted, ReshardPlan plan, EventType type,
                                                org.apache.kafka.connect.data.Schema schema,
                                                org.apache.kafka.connect.data.Struct value, long now) {
@@ -152,7 +153,7 @@ final class TopologyGuard {
             offset.put(COPY_COMPLETED_KEY, "true");
         }
         if (plan != null && !plan.isEmpty()) {
-            offset.put(StreamTopology.ADDRESSES_KEY, String.join(",", shards.stream().map(ShardSpec::format).toList()));
+            offset.put(StreamTopology.ADDRESSES_KEY, String.join(",", shards.stream().map(ShardAddress::format).toList()));
             offset.put(StreamTopology.PLAN_KEY, plan.toJson());
             if (plan.fallbackJournal != null) {
                 offset.put(FALLBACK_KEY, String.valueOf(plan.fallbackJournal));

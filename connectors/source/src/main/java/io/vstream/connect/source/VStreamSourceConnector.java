@@ -1,6 +1,7 @@
 package io.vstream.connect.source;
 
 import io.vstream.connect.core.Version;
+import io.vstream.connect.core.topology.ShardAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -38,7 +39,7 @@ public class VStreamSourceConnector extends SourceConnector {
         this.config = new VStreamSourceConnectorConfig(props);
         this.topology = StreamTopology.resolve(config, context().offsetStorageReader(), StreamTopology.servers(config));
         LOG.info("Starting source connector for keyspace '{}' with shard(s) {}", config.keyspace(),
-                topology.shards().stream().map(ShardSpec::name).toList());
+                topology.shards().stream().map(ShardAddress::name).toList());
         running = true;
         watcher = new Thread(this::watchJournals, "vstream-source-journals-" + props.getOrDefault("name", ""));
         watcher.setDaemon(true);
@@ -60,7 +61,7 @@ public class VStreamSourceConnector extends SourceConnector {
                 if (next.isPresent() && running) {
                     topology = next.get();
                     LOG.info("Keyspace '{}': reconfiguring the tasks for shard(s) {}", config.keyspace(),
-                            topology.shards().stream().map(ShardSpec::name).toList());
+                            topology.shards().stream().map(ShardAddress::name).toList());
                     context.requestTaskReconfiguration();
                 }
             } catch (InterruptedException e) {
@@ -79,9 +80,9 @@ public class VStreamSourceConnector extends SourceConnector {
     @Override
     public List<Map<String, String>> taskConfigs(int maxTasks) {
         StreamTopology current = topology;
-        List<ShardSpec> shards = current.shards();
+        List<ShardAddress> shards = current.shards();
         int tasks = Math.max(1, Math.min(maxTasks, shards.size()));
-        List<List<ShardSpec>> groups = new ArrayList<>();
+        List<List<ShardAddress>> groups = new ArrayList<>();
         for (int i = 0; i < tasks; i++) {
             groups.add(new ArrayList<>());
         }
@@ -89,7 +90,7 @@ public class VStreamSourceConnector extends SourceConnector {
             groups.get(i % tasks).add(shards.get(i));
         }
         List<Map<String, String>> configs = new ArrayList<>();
-        for (List<ShardSpec> g : groups) {
+        for (List<ShardAddress> g : groups) {
             configs.add(VStreamSourceTaskConfig.forShards(props, shards, g, current.plan()));
         }
         return configs;

@@ -1,5 +1,6 @@
 package io.vstream.connect.source;
 
+import io.vstream.connect.core.topology.ShardAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -248,10 +249,10 @@ public class VStreamSourceConnectorConfig extends AbstractConfig {
         return java.time.Duration.ofMillis(getLong(JOURNAL_CHECK_INTERVAL_MS));
     }
 
-    public List<ShardSpec> topology() {
-        List<ShardSpec> shards = new ArrayList<>();
+    public List<ShardAddress> topology() {
+        List<ShardAddress> shards = new ArrayList<>();
         for (String entry : getList(TOPOLOGY)) {
-            shards.add(ShardSpec.parse(entry));
+            shards.add(ShardAddress.parse(entry));
         }
         return shards;
     }
@@ -310,10 +311,10 @@ public class VStreamSourceConnectorConfig extends AbstractConfig {
     }
 
     public CopySettings copySettings() {
-        List<ShardSpec> replicas = new ArrayList<>();
+        List<ShardAddress> replicas = new ArrayList<>();
         for (String r : getList(THROTTLE_REPLICAS)) {
             if (!r.isBlank()) {
-                replicas.add(ShardSpec.parse("-=" + r.strip()));
+                replicas.add(ShardAddress.parse("-=" + r.strip()));
             }
         }
         return new CopySettings(startMode() == StartMode.COPY,
@@ -342,14 +343,14 @@ public class VStreamSourceConnectorConfig extends AbstractConfig {
      */
     public static Map<String, ConfigValue> validate(Map<String, String> props, Map<String, ConfigValue> values) {
         ConfigValue topology = values.get(TOPOLOGY);
-        List<ShardSpec> shards = new ArrayList<>();
+        List<ShardAddress> shards = new ArrayList<>();
         if (topology != null && topology.errorMessages().isEmpty() && topology.value() instanceof List<?> entries) {
             List<String> texts = entries.stream().map(String::valueOf).toList();
             io.vstream.connect.core.topology.TopologyCheck.problems(texts,
                     io.vstream.connect.core.topology.TopologyCheck.Coverage.WHOLE_KEY_SPACE)
                     .forEach(topology::addErrorMessage);
             if (topology.errorMessages().isEmpty()) {
-                texts.forEach(t -> shards.add(ShardSpec.parse(t)));
+                texts.forEach(t -> shards.add(ShardAddress.parse(t)));
             }
         }
         ConfigValue mode = values.get(START_MODE);
@@ -364,7 +365,7 @@ public class VStreamSourceConnectorConfig extends AbstractConfig {
         if (replicas != null && replicas.value() instanceof List<?> list) {
             for (Object r : list) {
                 try {
-                    ShardSpec.parse("-=" + String.valueOf(r).strip());
+                    ShardAddress.parse("-=" + String.valueOf(r).strip());
                 } catch (IllegalArgumentException e) {
                     replicas.addErrorMessage("'" + r + "' is not <host>:<port>");
                 }

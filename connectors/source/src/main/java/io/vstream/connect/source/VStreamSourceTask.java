@@ -3,6 +3,7 @@ package io.vstream.connect.source;
 import io.vstream.connect.core.Version;
 import io.vstream.connect.core.position.OffsetCodec;
 import io.vstream.connect.core.position.ShardGtid;
+import io.vstream.connect.core.topology.ShardAddress;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -51,8 +52,8 @@ public class VStreamSourceTask extends SourceTask {
     public void start(Map<String, String> props) {
         config = new VStreamSourceTaskConfig(props);
         String name = props.getOrDefault("name", "vstream-source");
-        List<ShardSpec> all = config.topology();
-        List<ShardSpec> mine = config.taskShards();
+        List<ShardAddress> all = config.topology();
+        List<ShardAddress> mine = config.taskShards();
         pollIntervalMs = config.pollInterval().toMillis();
         maxBatch = config.maxBatchSize();
         copyOnStart = config.copySettings().copyOnStart();
@@ -74,7 +75,7 @@ public class VStreamSourceTask extends SourceTask {
         List<Map<String, String>> partitions = new ArrayList<>();
         mine.forEach(s -> partitions.add(OffsetCodec.partition(config.keyspace(), s.name())));
         Map<Map<String, String>, Map<String, Object>> stored = context.offsetStorageReader().offsets(partitions);
-        for (ShardSpec shard : mine) {
+        for (ShardAddress shard : mine) {
             Map<String, Object> offset = stored.get(OffsetCodec.partition(config.keyspace(), shard.name()));
             io.vstream.connect.core.reshard.Journal ended = JournalMarks.journalOf(offset);
             if (ended != null) {
@@ -102,11 +103,11 @@ public class VStreamSourceTask extends SourceTask {
             threads.add(t);
             t.start();
         }
-        LOG.info("Task streaming shards {} of keyspace '{}'", mine.stream().map(ShardSpec::name).toList(),
+        LOG.info("Task streaming shards {} of keyspace '{}'", mine.stream().map(ShardAddress::name).toList(),
                 config.keyspace());
     }
 
-    private ShardGtid startOf(ShardSpec shard, Map<String, Object> offset, ReshardPlan plan) {
+    private ShardGtid startOf(ShardAddress shard, Map<String, Object> offset, ReshardPlan plan) {
         if (offset != null) {
             ShardGtid stored = OffsetCodec.fromOffset(OffsetCodec.partition(config.keyspace(), shard.name()), offset);
             LOG.info("Shard {}: resuming from stored offset {}", shard.name(), stored.gtidText());
@@ -128,7 +129,7 @@ public class VStreamSourceTask extends SourceTask {
         };
     }
 
-    private static int indexOf(List<ShardSpec> all, ShardSpec shard) {
+    private static int indexOf(List<ShardAddress> all, ShardAddress shard) {
         for (int i = 0; i < all.size(); i++) {
             if (all.get(i).name().equals(shard.name())) {
                 return i;

@@ -1,5 +1,6 @@
 package io.vstream.connect.source;
 
+import io.vstream.connect.core.topology.ShardAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -22,10 +23,10 @@ public final class VStreamSourceTaskConfig extends VStreamSourceConnectorConfig 
     }
 
     /** This task's shards, each with its index in the full topology (for server ids). */
-    public List<ShardSpec> taskShards() {
-        List<ShardSpec> out = new ArrayList<>();
+    public List<ShardAddress> taskShards() {
+        List<ShardAddress> out = new ArrayList<>();
         for (String e : getList(TASK_SHARDS)) {
-            out.add(ShardSpec.parse(e));
+            out.add(ShardAddress.parse(e));
         }
         return out;
     }
@@ -34,20 +35,20 @@ public final class VStreamSourceTaskConfig extends VStreamSourceConnectorConfig 
         return ReshardPlan.fromJson(getString(TASK_RESHARD_PLAN));
     }
 
-    static Map<String, String> forShards(Map<String, String> connectorProps, List<ShardSpec> shards) {
+    static Map<String, String> forShards(Map<String, String> connectorProps, List<ShardAddress> shards) {
         return forShards(connectorProps, null, shards, ReshardPlan.empty());
     }
 
     /** A task's properties: the stream's current topology ({@code all}), this task's shards and the reshard plan. */
-    static Map<String, String> forShards(Map<String, String> connectorProps, List<ShardSpec> all,
-                                         List<ShardSpec> shards, ReshardPlan plan) {
+    static Map<String, String> forShards(Map<String, String> connectorProps, List<ShardAddress> all,
+                                         List<ShardAddress> shards, ReshardPlan plan) {
         Map<String, String> props = new HashMap<>(connectorProps);
         if (all != null) {
-            props.put(TOPOLOGY, String.join(",", all.stream().map(ShardSpec::format).toList()));
+            props.put(TOPOLOGY, String.join(",", all.stream().map(ShardAddress::format).toList()));
         }
         props.put(TASK_RESHARD_PLAN, plan.toJson());
         List<String> entries = new ArrayList<>();
-        for (ShardSpec s : shards) {
+        for (ShardAddress s : shards) {
             entries.add(s.format());
         }
         props.put(TASK_SHARDS, String.join(",", entries));

@@ -7,6 +7,7 @@ import io.vstream.connect.core.position.GtidPosition;
 import io.vstream.connect.core.position.OffsetCodec;
 import io.vstream.connect.core.position.ShardGtid;
 import io.vstream.connect.core.reshard.Journal;
+import io.vstream.connect.core.topology.ShardAddress;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,11 +36,11 @@ class StreamTopologyTest {
 
     @Test
     void aSplitMovesTheStreamToTheNewShardsFromTheirJournaledPositions() {
-        StreamTopology t = new StreamTopology(List.of(ShardSpec.parse("-=h0:1")), ReshardPlan.empty());
+        StreamTopology t = new StreamTopology(List.of(ShardAddress.parse("-=h0:1")), ReshardPlan.empty());
         assertTrue(t.afterJournals(Map.of("-", at("-", "MariaDB/0-1-40", null, false)), List.of()).isEmpty());
         StreamTopology next = t.afterJournals(Map.of("-", at("-", "MariaDB/0-1-51", SPLIT, false)), List.of())
                 .orElseThrow();
-        assertEquals(List.of("-80", "80-"), next.shards().stream().map(ShardSpec::name).toList());
+        assertEquals(List.of("-80", "80-"), next.shards().stream().map(ShardAddress::name).toList());
         assertEquals("h1", next.shards().get(0).host());
         assertEquals("MariaDB/0-2-10", next.plan().starts.get("-80"));
         assertEquals(7L, next.plan().epochOf("80-"));
@@ -49,15 +50,15 @@ class StreamTopologyTest {
 
     @Test
     void theConfiguredAddressOfANewShardWins() {
-        StreamTopology t = new StreamTopology(List.of(ShardSpec.parse("-=h0:1")), ReshardPlan.empty());
+        StreamTopology t = new StreamTopology(List.of(ShardAddress.parse("-=h0:1")), ReshardPlan.empty());
         StreamTopology next = t.afterJournals(Map.of("-", at("-", "MariaDB/0-1-51", SPLIT, false)),
-                List.of(ShardSpec.parse("-80=replica1:33"))).orElseThrow();
+                List.of(ShardAddress.parse("-80=replica1:33"))).orElseThrow();
         assertEquals("replica1", next.shards().get(0).host());
     }
 
     @Test
     void aMergeWaitsForEveryParticipant() {
-        StreamTopology t = new StreamTopology(List.of(ShardSpec.parse("-80=h1:2"), ShardSpec.parse("80-=h2:3")),
+        StreamTopology t = new StreamTopology(List.of(ShardAddress.parse("-80=h1:2"), ShardAddress.parse("80-=h2:3")),
                 ReshardPlan.empty());
         Map<String, Map<String, Object>> offsets = new HashMap<>();
         offsets.put("-80", at("-80", "MariaDB/0-2-91", MERGE, false));
@@ -65,13 +66,13 @@ class StreamTopologyTest {
         assertTrue(t.afterJournals(offsets, List.of()).isEmpty(), "80- has not reached the journal");
         offsets.put("80-", at("80-", "MariaDB/0-3-96", MERGE, false));
         StreamTopology next = t.afterJournals(offsets, List.of()).orElseThrow();
-        assertEquals(List.of("-"), next.shards().stream().map(ShardSpec::name).toList());
+        assertEquals(List.of("-"), next.shards().stream().map(ShardAddress::name).toList());
         assertEquals(9L, next.plan().epochOf("-"));
     }
 
     @Test
     void aFallbackCopiesTheNewShards() {
-        StreamTopology t = new StreamTopology(List.of(ShardSpec.parse("-=h0:1")), ReshardPlan.empty());
+        StreamTopology t = new StreamTopology(List.of(ShardAddress.parse("-=h0:1")), ReshardPlan.empty());
         Optional<StreamTopology> next = t.afterJournals(Map.of("-", at("-", "MariaDB/0-1-20", SPLIT, true)),
                 List.of());
         ReshardPlan plan = next.orElseThrow().plan();

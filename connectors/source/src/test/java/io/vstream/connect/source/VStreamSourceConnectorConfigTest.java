@@ -2,6 +2,7 @@ package io.vstream.connect.source;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.vstream.connect.core.topology.ShardAddress;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -204,7 +205,7 @@ class VStreamSourceConnectorConfigTest {
                 "connect.timeout.ms", "5000", "heartbeat.interval.ms", "250", "table.exclude.list", "a,b",
                 "start.mode", "Position", "database", ""));
         assertThat(c.database()).as("empty means the keyspace").isEqualTo("ks");
-        assertThat(c.topology()).extracting(ShardSpec::name).containsExactly("-80", "80-");
+        assertThat(c.topology()).extracting(ShardAddress::name).containsExactly("-80", "80-");
         assertThat(c.connectTimeout()).isEqualTo(Duration.ofSeconds(5));
         assertThat(c.heartbeatInterval()).isEqualTo(Duration.ofMillis(250));
         assertThat(c.startMode()).isEqualTo(VStreamSourceConnectorConfig.StartMode.POSITION);

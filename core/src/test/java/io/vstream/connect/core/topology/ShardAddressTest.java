@@ -1,4 +1,4 @@
-package io.vstream.connect.source;
+package io.vstream.connect.core.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -8,11 +8,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-class ShardSpecTest {
+class ShardAddressTest {
 
     @Test
     void parsesShardHostAndPort() {
-        ShardSpec s = ShardSpec.parse("-80=db1.example.com:3306");
+        ShardAddress s = ShardAddress.parse("-80=db1.example.com:3306");
         assertThat(s.name()).isEqualTo("-80");
         assertThat(s.keyRange()).isEqualTo(KeyRange.parse("-80"));
         assertThat(s.host()).isEqualTo("db1.example.com");
@@ -22,7 +22,7 @@ class ShardSpecTest {
 
     @Test
     void ignoresSurroundingWhitespace() {
-        ShardSpec s = ShardSpec.parse("  80- = 10.0.0.2:3307 ");
+        ShardAddress s = ShardAddress.parse("  80- = 10.0.0.2:3307 ");
         assertThat(s.name()).isEqualTo("80-");
         assertThat(s.host()).isEqualTo("10.0.0.2");
         assertThat(s.port()).isEqualTo(3307);
@@ -30,29 +30,29 @@ class ShardSpecTest {
 
     @Test
     void unshardedNamesAreTheFullRange() {
-        assertThat(ShardSpec.parse("-=127.0.0.1:3306").keyRange()).isEqualTo(KeyRange.full());
-        ShardSpec zero = ShardSpec.parse("0=127.0.0.1:3306");
+        assertThat(ShardAddress.parse("-=127.0.0.1:3306").keyRange()).isEqualTo(KeyRange.full());
+        ShardAddress zero = ShardAddress.parse("0=127.0.0.1:3306");
         assertThat(zero.keyRange()).isEqualTo(KeyRange.full());
         assertThat(zero.name()).as("the name stays as the topology writes it").isEqualTo("0");
     }
 
     @Test
     void theLastColonSeparatesThePort() {
-        ShardSpec s = ShardSpec.parse("-=::1:3306");
+        ShardAddress s = ShardAddress.parse("-=::1:3306");
         assertThat(s.host()).isEqualTo("::1");
         assertThat(s.port()).isEqualTo(3306);
     }
 
     @Test
     void roundTripsThroughFormat() {
-        ShardSpec s = ShardSpec.parse("40-80=h:1");
-        assertThat(ShardSpec.parse(s.format())).isEqualTo(s);
+        ShardAddress s = ShardAddress.parse("40-80=h:1");
+        assertThat(ShardAddress.parse(s.format())).isEqualTo(s);
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"-80", "=127.0.0.1:3306", "", "   "})
     void rejectsAnEntryWithoutShardOrEquals(String entry) {
-        assertThatThrownBy(() -> ShardSpec.parse(entry))
+        assertThatThrownBy(() -> ShardAddress.parse(entry))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'" + entry + "'")
                 .hasMessageContaining("must be <shard>=<host>:<port>")
@@ -62,7 +62,7 @@ class ShardSpecTest {
     @ParameterizedTest
     @ValueSource(strings = {"-80=127.0.0.1", "-80=127.0.0.1:", "-80=:3306", "-80="})
     void rejectsAnAddressWithoutHostOrPort(String entry) {
-        assertThatThrownBy(() -> ShardSpec.parse(entry))
+        assertThatThrownBy(() -> ShardAddress.parse(entry))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("Topology entry '" + entry + "'")
                 .hasMessageContaining("must be <host>:<port>, e.g. 127.0.0.1:3306");
@@ -70,7 +70,7 @@ class ShardSpecTest {
 
     @Test
     void rejectsANonNumericPort() {
-        assertThatThrownBy(() -> ShardSpec.parse("-80=db:33o6"))
+        assertThatThrownBy(() -> ShardAddress.parse("-80=db:33o6"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("Topology entry '-80=db:33o6': port '33o6' is not a number");
     }
@@ -78,21 +78,21 @@ class ShardSpecTest {
     @ParameterizedTest
     @ValueSource(strings = {"0", "-1", "65536"})
     void rejectsAPortOutOfRange(String port) {
-        assertThatThrownBy(() -> ShardSpec.parse("-80=db:" + port))
+        assertThatThrownBy(() -> ShardAddress.parse("-80=db:" + port))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("port " + port + " is out of range");
     }
 
     @Test
     void acceptsTheExtremePorts() {
-        assertThat(ShardSpec.parse("-=h:1").port()).isEqualTo(1);
-        assertThat(ShardSpec.parse("-=h:65535").port()).isEqualTo(65535);
+        assertThat(ShardAddress.parse("-=h:1").port()).isEqualTo(1);
+        assertThat(ShardAddress.parse("-=h:65535").port()).isEqualTo(65535);
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"8=db:3306", "x0-=db:3306", "80-40=db:3306", "-80-=db:3306", "shard1=db:3306"})
     void rejectsAShardNameThatIsNotAKeyRange(String entry) {
-        assertThatThrownBy(() -> ShardSpec.parse(entry))
+        assertThatThrownBy(() -> ShardAddress.parse(entry))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("Topology entry '" + entry + "': shard name is not a key range: ")
                 .hasMessageContaining("Invalid key range");
@@ -100,11 +100,11 @@ class ShardSpecTest {
 
     @Test
     void requiresItsParts() {
-        assertThatThrownBy(() -> new ShardSpec(null, KeyRange.full(), "h", 1)).isInstanceOf(NullPointerException.class)
+        assertThatThrownBy(() -> new ShardAddress(null, KeyRange.full(), "h", 1)).isInstanceOf(NullPointerException.class)
                 .hasMessage("name");
-        assertThatThrownBy(() -> new ShardSpec("-", null, "h", 1)).isInstanceOf(NullPointerException.class)
+        assertThatThrownBy(() -> new ShardAddress("-", null, "h", 1)).isInstanceOf(NullPointerException.class)
                 .hasMessage("keyRange");
-        assertThatThrownBy(() -> new ShardSpec("-", KeyRange.full(), null, 1))
+        assertThatThrownBy(() -> new ShardAddress("-", KeyRange.full(), null, 1))
                 .isInstanceOf(NullPointerException.class).hasMessage("host");
     }
 }
