@@ -19,4 +19,13 @@ final class ApplierLag {
         }
         return Math.max(0, nowMs - applied.sourceTsMs());
     }
+
+    /**
+     * Whether an applier whose copy is done has caught up enough to hand off (the clone): within
+     * {@code maxTransactions} server transactions of its source, or within {@code maxMillis} in time (a source busy
+     * with transactions the stream does not carry is never within a small count, but its applier is current).
+     */
+    static boolean caughtUp(Long transactions, long maxTransactions, Long millis, long maxMillis) {
+        return transactions != null && transactions <= maxTransactions || millis != null && millis <= maxMillis;
+    }
 }

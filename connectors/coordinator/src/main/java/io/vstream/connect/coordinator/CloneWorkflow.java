@@ -94,7 +94,9 @@ final class CloneWorkflow implements Workflow {
         String sourcePos = src == null ? null : "MariaDB/" + src;
         String appliedPos = applied.size() == 1 ? applied.get(0).position() : null;
         Integer copying = applied.size() == 1 ? tablesCopying(applied.get(0).copyState()) : null;
-        progress = new StatusRecords.Progress(sourcePos, appliedPos, lag(sourcePos, appliedPos), copying);
+        Long lagMs = applied.size() == 1 ? ApplierLag.millis(applied.get(0), System.currentTimeMillis()) : null;
+        progress = new StatusRecords.Progress(sourcePos, appliedPos, lag(sourcePos, appliedPos), copying, null, null,
+                null, null, null, null, lagMs);
     }
 
     private WorkflowStatus watch(WorkflowStatus status, List<ApplierChannel.Applied> applied) {
@@ -110,7 +112,7 @@ final class CloneWorkflow implements Workflow {
             return status.state() == WorkflowState.COPYING ? status : status.to(WorkflowState.COPYING);
         }
         Long lag = progress.lagTransactions();
-        if (lag == null || lag > config.readyMaxLag()) {
+        if (!ApplierLag.caughtUp(lag, config.readyMaxLag(), progress.lagMs(), config.readyMaxLagTime().toMillis())) {
             return status.state() == WorkflowState.CATCHING_UP ? status : status.to(WorkflowState.CATCHING_UP);
         }
         if (config.postponed()) {
@@ -119,7 +121,8 @@ final class CloneWorkflow implements Workflow {
         if (status.state() != WorkflowState.READY) {
             return status.to(WorkflowState.READY); // published for one round before the hand-off starts
         }
-        LOG.info("Workflow {}: ready (lag {} transactions); starting the hand-off", workflow, lag);
+        LOG.info("Workflow {}: ready (lag {} transactions, {} ms); starting the hand-off", workflow, lag,
+                progress.lagMs());
         return status.at(HandoffStep.PAUSE);
     }
 

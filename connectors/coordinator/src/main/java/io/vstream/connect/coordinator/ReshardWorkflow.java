@@ -111,6 +111,8 @@ final class ReshardWorkflow implements Workflow {
         if (progress.tablesCopying() == null || progress.tablesCopying() > 0 || missingPairs(applied) > 0) {
             return status.state() == WorkflowState.COPYING ? status : status.to(WorkflowState.COPYING);
         }
+        // by transactions only: the switch refuses writes until the new shards hold the old ones' final positions,
+        // so it must start with little to apply (lag_ms, an upper bound of the backlog's age, is for the status)
         Long lag = progress.lagTransactions();
         if (lag == null || lag > config.readyMaxLag()) {
             return status.state() == WorkflowState.CATCHING_UP ? status : status.to(WorkflowState.CATCHING_UP);
@@ -121,7 +123,8 @@ final class ReshardWorkflow implements Workflow {
         if (status.state() != WorkflowState.READY) {
             return status.to(WorkflowState.READY); // published for one round before the switch starts
         }
-        LOG.info("Workflow {}: ready (lag {} transactions); starting the switch", workflow, lag);
+        LOG.info("Workflow {}: ready (lag {} transactions, {} ms); starting the switch", workflow, lag,
+                progress.lagMs());
         return status.at(HandoffStep.READ_ONLY);
     }
 
@@ -267,6 +270,8 @@ final class ReshardWorkflow implements Workflow {
             sources.put(e.getKey(), position(e.getValue()));
         }
         Long lag = 0L;
+        Long lagMs = 0L;
+        long now = System.currentTimeMillis();
         Integer copying = 0;
         StringBuilder appliedText = new StringBuilder();
         for (Map.Entry<String, Map<String, ApplierChannel.Applied>> t : applied.entrySet()) {
@@ -276,6 +281,8 @@ final class ReshardWorkflow implements Workflow {
                         .append('=').append(have);
                 Long l = CloneWorkflow.lag(sources.get(old), have);
                 lag = lag == null || l == null ? null : Math.max(lag, l);
+                Long ms = ApplierLag.millis(t.getValue().get(old), now);
+                lagMs = lagMs == null || ms == null ? null : Math.max(lagMs, ms);
             }
         }
         for (Map<String, ApplierChannel.Applied> byOld : applied.values()) {
@@ -293,7 +300,7 @@ final class ReshardWorkflow implements Workflow {
         progress = new StatusRecords.Progress(src.toString(), appliedText.toString(), lag, copying,
                 rows == null ? null : rows.rowsCopied(), rows == null ? null : rows.rowsTotal(),
                 rows == null ? null : rows.percent(), rows == null || rows.rowsPerSecond() == null ? null
-                        : Math.round(rows.rowsPerSecond() * 10) / 10.0, rows == null ? null : rows.etaMs(), null, null);
+                        : Math.round(rows.rowsPerSecond() * 10) / 10.0, rows == null ? null : rows.etaMs(), null, lagMs);
     }
 
     /**

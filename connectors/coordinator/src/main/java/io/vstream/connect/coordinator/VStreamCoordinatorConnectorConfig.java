@@ -167,8 +167,19 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
                         + " false (PUT the config again), which releases the hand-off.", GROUP_HANDOFF, ++o,
                 Width.SHORT, "Postpone the hand-off");
         def.define(READY_MAX_LAG_TRANSACTIONS, Type.LONG, 100L, ConfigDef.Range.atLeast(0), Importance.LOW,
-                "The clone is ready for the hand-off when, its copy done, the applier is at most this many"
-                        + " transactions behind the source.", GROUP_HANDOFF, ++o, Width.SHORT, "Ready lag");
+                "Clone: ready for the hand-off when, the copy done, the applier is at most this many transactions"
+                        + " behind the source, or at most ready.max.lag.ms behind in time (a source busy with"
+                        + " transactions the stream does not carry is ready by the second). Reshard: ready for the"
+                        + " switch when at most this many transactions behind (the switch refuses writes until the new"
+                        + " shards have caught up, so it starts only with little to apply).",
+                GROUP_HANDOFF, ++o, Width.SHORT, "Ready lag");
+        def.define(READY_MAX_LAG_MS, Type.LONG, 10_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
+                "Online DDL: ready to cut over (clone: to hand off, or by ready.max.lag.transactions) when, the"
+                        + " copy done, every applier is at most this far behind what its source has read (the age"
+                        + " of the last record it applied; the source sends a HEARTBEAT at least every"
+                        + " heartbeat.interval.ms, so keep this above that interval). The cut-over itself then waits"
+                        + " for the exact position.",
+                GROUP_HANDOFF, ++o, Width.SHORT, "Ready: max applier lag (ms)");
         def.define(STOP_TIMEOUT_MS, Type.LONG, 120_000L, ConfigDef.Range.atLeast(1_000), Importance.LOW,
                 "How long the hand-off waits for the applier to stop at the hand-off position before it gives up and"
                         + " lets the applier run again (and retries later).", GROUP_HANDOFF, ++o, Width.SHORT,
@@ -214,12 +225,6 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
                         + " (the age of the last record it applied), the source's copy on that shard waits"
                         + " (throttled, with the reason in the status) so the backlog does not grow. 0 disables it.",
                 GROUP_DDL, ++o, Width.SHORT, "Throttle: max applier lag (ms)");
-        def.define(READY_MAX_LAG_MS, Type.LONG, 10_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
-                "Online DDL: the migration is ready to cut over when, its copy done, every shard's applier is at most"
-                        + " this far behind what the source has read (the age of the last record it applied; the"
-                        + " source sends a HEARTBEAT at least every heartbeat.interval.ms, so keep this above that"
-                        + " interval). The cut-over itself then waits for the exact position under its lock.",
-                GROUP_DDL, ++o, Width.SHORT, "Ready: max applier lag (ms)");
         def.define(CUTOVER_TEST_CRASH_AT_STEP, Type.INT, 0, ConfigDef.Range.between(0, 7), Importance.LOW,
                 "For tests only: after step N (1-7) of a cut-over, drop every connection of the cut-over without any"
                         + " cleanup and fail the task, as a coordinator that dies there would. 0 (default): never.",

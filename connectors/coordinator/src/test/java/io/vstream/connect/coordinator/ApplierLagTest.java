@@ -24,4 +24,12 @@ class ApplierLagTest {
         assertThat(ApplierLag.millis(applied(null), 12_500L)).isNull();
         assertThat(ApplierLag.millis(null, 12_500L)).isNull();
     }
+
+    @Test
+    void caughtUpByEitherMeasure() {
+        assertThat(ApplierLag.caughtUp(5L, 100, null, 10_000)).isTrue();
+        assertThat(ApplierLag.caughtUp(5_000L, 100, 800L, 10_000)).as("busy source, current applier").isTrue();
+        assertThat(ApplierLag.caughtUp(5_000L, 100, 60_000L, 10_000)).isFalse();
+        assertThat(ApplierLag.caughtUp(null, 100, null, 10_000)).isFalse();
+    }
 }
