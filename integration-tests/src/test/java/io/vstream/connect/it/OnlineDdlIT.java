@@ -444,6 +444,48 @@ class OnlineDdlIT {
         w.delete();
     }
 
+    /**
+     * A coordinator that dies in the middle of a checksum slice leaves its applier paused (a stress run found this:
+     * the successor waited in CATCHING_UP for ever). Here the paused applier is what such a coordinator leaves: the
+     * control row says PAUSE and the applier has acknowledged it; the coordinator's task then starts again (new
+     * config) and must let the applier run, catch up and complete the migration.
+     */
+    @Test
+    void anApplierLeftPausedByADeadCoordinatorIsReleasedByItsSuccessor() throws Exception {
+        String db = SHARDS.freshDatabase();
+        createSmallTable(db, "items");
+        Workflow w = new Workflow(db, "items");
+        String alter = "ADD COLUMN note VARCHAR(20) NULL";
+        w.deploy(alter, Map.of("handoff.postpone", "true"));
+        CloneHandoffIT.awaitState(connect, w.statusTopic, "POSTPONED", Duration.ofSeconds(90));
+        MariaDbServer shard0 = SHARDS.server(0);
+        // the control row a checksum slice writes (the table as the coordinator's ApplierChannel creates it)
+        shard0.execute(null, "CREATE TABLE IF NOT EXISTS _vstream.control (stream VARCHAR(128) NOT NULL PRIMARY KEY,"
+                + " command VARCHAR(16) NOT NULL, stop_at TEXT, acked_command VARCHAR(16), acked_position TEXT,"
+                + " failure TEXT, updated_at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6) ON UPDATE"
+                + " CURRENT_TIMESTAMP(6)) ENGINE=InnoDB", "INSERT INTO _vstream.control (stream, command) VALUES ('"
+                + w.sink + "', 'PAUSE') ON DUPLICATE KEY UPDATE command = 'PAUSE', stop_at = NULL, acked_command ="
+                + " NULL, acked_position = NULL");
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (!"PAUSE".equals(shard0.queryString(null, "SELECT IFNULL(MAX(acked_command), '') FROM"
+                + " _vstream.control WHERE stream = ?", w.sink)) && System.nanoTime() < deadline) {
+            Thread.sleep(200);
+        }
+        assertThat(shard0.queryString(null, "SELECT acked_command FROM _vstream.control WHERE stream = ?", w.sink))
+                .as("the applier holds, as under a dead coordinator's slice").isEqualTo("PAUSE");
+        long pausedAt = System.currentTimeMillis();
+        shard0.execute(db, "INSERT INTO items VALUES (7001, 'while paused', 1)");
+        String behind = awaitStatus(w, s -> "CATCHING_UP".equals(s.getString("state"))
+                && s.getInt64("ts_ms") > pausedAt ? "CATCHING_UP" : null, Duration.ofSeconds(90));
+        assertThat(behind).as("the paused applier falls behind (past ready.max.lag.ms)").isNotNull();
+        w.deploy(alter, Map.of("handoff.postpone", "false")); // the coordinator's task starts again
+        String completed = awaitStatus(w, s -> "COMPLETE".equals(s.getString("state")) ? "COMPLETE" : null,
+                Duration.ofSeconds(120));
+        assertThat(completed).as("the successor released the applier and completed").isNotNull();
+        assertThat(shard0.queryString(db, "SELECT sku FROM items WHERE id = 7001")).isEqualTo("while paused");
+        w.delete();
+    }
+
     /** The first non-null answer of {@code probe} over the workflow's status records, within 90 seconds. */
     private static <T> T awaitStatus(Workflow w, java.util.function.Function<Struct, T> probe)
             throws InterruptedException {

@@ -43,6 +43,7 @@ final class OnlineDdlWorkflow implements Workflow {
     private long estimatesReadAt;
     private long progressLoggedAt;
     private boolean copyDoneLogged;
+    private boolean appliersReleased;
     private final CutOverChecksum checksum;
 
     OnlineDdlWorkflow(VStreamCoordinatorConnectorConfig config, String workflow) {
@@ -154,6 +155,16 @@ final class OnlineDdlWorkflow implements Workflow {
 
     /** Looks at every shard's applier progress; the slowest shard decides the state. */
     private WorkflowStatus watch(WorkflowStatus status) throws SQLException {
+        if (!appliersReleased) {
+            // A coordinator that died in a checksum slice left its applier paused (or stopping at a position): its
+            // successor, which lost the slice with its memory, lets every applier run before it waits on them.
+            for (VStreamCoordinatorConnectorConfig.Endpoint e : shards.values()) {
+                try (Connection c = Servers.open(e)) {
+                    applier.command(c, "RUN", null); // a failure is retried with the round (nothing released yet)
+                }
+            }
+            appliersReleased = true;
+        }
         long maxLag = 0;
         Long maxLagMs = 0L;
         int copying = 0;
