@@ -37,11 +37,12 @@ import org.apache.kafka.connect.runtime.rest.entities.ConnectorStateInfo;
 
 /**
  * Kafka and Kafka Connect as a user runs them: one KRaft broker ({@code kafka.Kafka}, broker and controller in one
- * process) and one distributed worker ({@code org.apache.kafka.connect.cli.ConnectDistributed}), each its own JVM
- * started from the Kafka jars of the benchmark's classpath (without our code, which the worker loads from the plugin
- * archives on {@code plugin.path} with {@code plugin.discovery=service_load}). Connectors are deployed through the
- * worker's REST API; topics are made and read with the Kafka clients. Files under its own work directory; the two
- * processes are stopped on {@link #close}. Touches nothing else.
+ * process) and one distributed worker ({@code org.apache.kafka.connect.cli.ConnectDistributed}), or several in one
+ * group (the stress command kills one and starts it again), each its own JVM started from the Kafka jars of the
+ * benchmark's classpath (without our code, which the workers load from the plugin archives on {@code plugin.path}
+ * with {@code plugin.discovery=service_load}). Connectors are deployed through a running worker's REST API; topics
+ * are made and read with the Kafka clients. Files under its own work directory; the processes are stopped on
+ * {@link #close}. Touches nothing else.
  */
 final class ConnectProcesses implements AutoCloseable {
     /** The lib directory (Kafka, Connect and their dependencies); bench/run sets it. */
@@ -53,26 +54,28 @@ final class ConnectProcesses implements AutoCloseable {
     private final String name;
     private final Path dir;
     private final Process broker;
-    private final Process worker;
+    private final List<ConnectWorker> workers;
     private final String bootstrap;
-    private final String rest;
     private final Admin admin;
     private final String workerHeap;
+    private final String classpath;
+    private final Path jfrDir;
 
-    private ConnectProcesses(String name, Path dir, Process broker, Process worker, String bootstrap, String rest,
-                             Admin admin, String workerHeap) {
+    private ConnectProcesses(String name, Path dir, Process broker, List<ConnectWorker> workers, String bootstrap,
+                             Admin admin, String workerHeap, String classpath, Path jfrDir) {
         this.name = name;
         this.dir = dir;
         this.broker = broker;
-        this.worker = worker;
+        this.workers = workers;
         this.bootstrap = bootstrap;
-        this.rest = rest;
         this.admin = admin;
         this.workerHeap = workerHeap;
+        this.classpath = classpath;
+        this.jfrDir = jfrDir;
     }
 
     /**
-     * Starts the broker, then the worker, and waits until the worker's REST API answers.
+     * Starts the broker, then one worker, and waits until the worker's REST API answers.
      *
      * @param workerHeap the worker's {@code -Xmx} (e.g. {@code 1g}, {@code 256m})
      * @param jfrDir     where the broker and the worker record a JFR profile ({@code <name>-broker.jfr},
@@ -80,13 +83,24 @@ final class ConnectProcesses implements AutoCloseable {
      */
     static ConnectProcesses start(String name, Path workDir, Path pluginsDir, String workerHeap, Path jfrDir)
             throws IOException, InterruptedException {
+        return start(name, workDir, pluginsDir, workerHeap, jfrDir, 1);
+    }
+
+    /**
+     * Starts the broker, then {@code workerCount} workers of one group (each its own process and REST port), and
+     * waits until every worker's REST API answers.
+     */
+    static ConnectProcesses start(String name, Path workDir, Path pluginsDir, String workerHeap, Path jfrDir,
+                                  int workerCount) throws IOException, InterruptedException {
+        if (workerCount < 1) {
+            throw new IllegalArgumentException("at least one worker, was " + workerCount);
+        }
         Path dir = workDir.resolve("kafka-" + name);
         deleteTree(dir);
         Files.createDirectories(dir);
         String cp = classpath(dir);
         int brokerPort = freePort();
         int controllerPort = freePort();
-        int restPort = freePort();
 
         Properties b = new Properties();
         b.setProperty("process.roles", "broker,controller");
@@ -129,7 +143,7 @@ final class ConnectProcesses implements AutoCloseable {
         String bootstrap = "127.0.0.1:" + brokerPort;
         Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "30000"));
-        Process worker = null;
+        List<ConnectWorker> workers = new ArrayList<>();
         try {
             awaitBroker(admin, broker, logs, Duration.ofSeconds(60));
 
@@ -146,33 +160,41 @@ final class ConnectProcesses implements AutoCloseable {
             w.setProperty("value.converter", "org.apache.kafka.connect.json.JsonConverter");
             w.setProperty("key.converter.schemas.enable", "true");
             w.setProperty("value.converter.schemas.enable", "true");
-            w.setProperty("listeners", "http://127.0.0.1:" + restPort);
             w.setProperty("plugin.path", pluginsDir.toAbsolutePath().toString());
             w.setProperty("plugin.discovery", "service_load");
             w.setProperty("offset.flush.interval.ms", "500");
             w.setProperty("scheduled.rebalance.max.delay.ms", "3000");
             w.setProperty("topic.creation.enable", "true");
-            Path workerProps = dir.resolve("connect-distributed.properties");
-            store(w, workerProps);
-            List<String> cmd = new ArrayList<>(List.of(java(), "-Xmx" + workerHeap, "-XX:+UseG1GC"));
-            cmd.addAll(jfr(jfrDir, name + "-worker.jfr"));
-            cmd.addAll(List.of("-Dorg.slf4j.simpleLogger.logFile=" + logs.resolve("connect.log"),
-                    "-cp", cp, "org.apache.kafka.connect.cli.ConnectDistributed", workerProps.toString()));
-            worker = new ProcessBuilder(cmd).redirectErrorStream(true)
-                    .redirectOutput(logs.resolve("connect.out").toFile()).start();
-            String rest = "http://127.0.0.1:" + restPort;
-            awaitWorker(rest, worker, logs, Duration.ofSeconds(120));
-            Bench.say(String.format("%s: Kafka broker and Connect worker (-Xmx%s) started as processes in %.1f s"
-                    + " (broker pid %d, worker pid %d)", name, workerHeap, (System.nanoTime() - t0) / 1e9,
-                    broker.pid(), worker.pid()));
-            return new ConnectProcesses(name, dir, broker, worker, bootstrap, rest, admin, workerHeap);
+            for (int i = 0; i < workerCount; i++) {
+                int restPort = freePort();
+                w.setProperty("listeners", "http://127.0.0.1:" + restPort);
+                Path workerProps = dir.resolve(i == 0 ? "connect-distributed.properties"
+                        : "connect-distributed-" + i + ".properties");
+                store(w, workerProps);
+                workers.add(new ConnectWorker(i, workerProps, restPort));
+            }
+            for (ConnectWorker worker : workers) {
+                worker.start(name, cp, logs, workerHeap, jfrDir);
+            }
+            for (ConnectWorker worker : workers) {
+                worker.awaitRest(Duration.ofSeconds(120));
+            }
+            String pids = workers.stream().map(x -> String.valueOf(x.pid())).collect(Collectors.joining(", "));
+            Bench.say(String.format("%s: Kafka broker and %s (-Xmx%s) started as processes in %.1f s"
+                    + " (broker pid %d, worker pid%s %s)", name, workerCount == 1 ? "Connect worker"
+                    : workerCount + " Connect workers", workerHeap, (System.nanoTime() - t0) / 1e9, broker.pid(),
+                    workerCount == 1 ? "" : "s", pids));
+            return new ConnectProcesses(name, dir, broker, workers, bootstrap, admin, workerHeap, cp, jfrDir);
         } catch (RuntimeException | IOException | InterruptedException e) {
             admin.close(Duration.ofSeconds(2));
-            stop(worker);
+            for (ConnectWorker worker : workers) {
+                stop(worker.process());
+            }
             stop(broker);
             throw e;
         }
     }
+
 
     /** How the processes run, for the report. */
     static String description() {
@@ -187,15 +209,70 @@ final class ConnectProcesses implements AutoCloseable {
         return bootstrap;
     }
 
+    /** The pid of the (first) worker's process. */
     long workerPid() {
-        return worker.pid();
+        return workerPid(0);
+    }
+
+    long workerPid(int index) {
+        return workers.get(index).pid();
+    }
+
+    int workerCount() {
+        return workers.size();
+    }
+
+    /** Worker {@code index}'s REST API, e.g. {@code http://127.0.0.1:41234}. */
+    String restUrl(int index) {
+        return workers.get(index).rest();
+    }
+
+    /** Every worker's REST API, in index order. */
+    List<String> restUrls() {
+        return workers.stream().map(ConnectWorker::rest).toList();
+    }
+
+    /** The worker whose {@code worker_id} (in a connector's status: {@code host:port}) this is, or -1. */
+    int workerIndexOf(String workerId) {
+        for (ConnectWorker w : workers) {
+            if (w.isWorkerId(workerId)) {
+                return w.index();
+            }
+        }
+        return -1;
+    }
+
+    boolean workerAlive(int index) {
+        return workers.get(index).alive();
+    }
+
+    /**
+     * {@code kill -9} of worker {@code index}'s process (SIGKILL: no shutdown, no offset flush, no leaving the group,
+     * as a crashed machine), waiting until it is gone.
+     */
+    void killWorker(int index) throws InterruptedException {
+        workers.get(index).kill();
+    }
+
+    /** Starts worker {@code index} again (after {@link #killWorker}), same group and REST port, and waits for its REST API. */
+    void restartWorker(int index) throws IOException, InterruptedException {
+        ConnectWorker w = workers.get(index);
+        w.start(name, classpath, dir.resolve("logs"), workerHeap, jfrDir);
+        w.awaitRest(Duration.ofSeconds(120));
+    }
+
+    /** Every log file the workers wrote, restarts included. */
+    List<Path> workerLogs() {
+        List<Path> all = new ArrayList<>();
+        workers.forEach(w -> all.addAll(w.logs()));
+        return all;
     }
 
     String workerHeap() {
         return workerHeap;
     }
 
-    /** The worker's log (slf4j-simple), where the connectors' lines go. */
+    /** The (first) worker's log (slf4j-simple), where the connectors' lines go. */
     Path workerLog() {
         return dir.resolve("logs").resolve("connect.log");
     }
@@ -237,7 +314,7 @@ final class ConnectProcesses implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        HttpResponse<String> r = call(HttpRequest.newBuilder(URI.create(rest + "/connectors/" + connector + "/config"))
+        HttpResponse<String> r = call(HttpRequest.newBuilder(URI.create(rest() + "/connectors/" + connector + "/config"))
                 .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(body)), true);
         if (r.statusCode() != 200 && r.statusCode() != 201) {
             throw new IllegalStateException("PUT /connectors/" + connector + "/config: " + r.statusCode() + " "
@@ -247,7 +324,7 @@ final class ConnectProcesses implements AutoCloseable {
 
     /** {@code DELETE /connectors/{name}}. */
     void delete(String connector) {
-        HttpResponse<String> r = call(HttpRequest.newBuilder(URI.create(rest + "/connectors/" + connector)).DELETE(),
+        HttpResponse<String> r = call(HttpRequest.newBuilder(URI.create(rest() + "/connectors/" + connector)).DELETE(),
                 true);
         if (r.statusCode() != 204 && r.statusCode() != 200 && r.statusCode() != 404) {
             throw new IllegalStateException("DELETE /connectors/" + connector + ": " + r.statusCode() + " " + r.body());
@@ -256,7 +333,7 @@ final class ConnectProcesses implements AutoCloseable {
 
     /** {@code GET /connectors/{name}/status}; throws when the connector is not known (yet). */
     ConnectorStateInfo status(String connector) {
-        HttpResponse<String> r = call(HttpRequest.newBuilder(URI.create(rest + "/connectors/" + connector + "/status"))
+        HttpResponse<String> r = call(HttpRequest.newBuilder(URI.create(rest() + "/connectors/" + connector + "/status"))
                 .GET(), false);
         if (r.statusCode() != 200) {
             throw new IllegalStateException("GET /connectors/" + connector + "/status: " + r.statusCode());
@@ -275,6 +352,16 @@ final class ConnectProcesses implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** The REST API of the first worker whose process runs (the others forward to the group's leader). */
+    private String rest() {
+        for (ConnectWorker w : workers) {
+            if (w.alive()) {
+                return w.rest();
+            }
+        }
+        throw new IllegalStateException("no Connect worker of " + name + " is running");
     }
 
     /** A REST call; with {@code retryConflict}, a 409 (the worker is rebalancing) is retried for up to 30 s. */
@@ -301,7 +388,9 @@ final class ConnectProcesses implements AutoCloseable {
     @Override
     public void close() {
         admin.close(Duration.ofSeconds(5));
-        stop(worker);
+        for (ConnectWorker w : workers) {
+            stop(w.process());
+        }
         stop(broker);
         deleteTree(dir.resolve("broker-data"));
     }
@@ -342,29 +431,6 @@ final class ConnectProcesses implements AutoCloseable {
                 + tail(logs.resolve("broker.out")));
     }
 
-    private static void awaitWorker(String rest, Process worker, Path logs, Duration timeout)
-            throws InterruptedException, IOException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!worker.isAlive()) {
-                throw new IllegalStateException("the Connect worker exited " + worker.exitValue() + ": "
-                        + tail(logs.resolve("connect.out")) + tail(logs.resolve("connect.log")));
-            }
-            try {
-                HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(rest + "/connectors"))
-                        .timeout(Duration.ofSeconds(5)).GET().build(), HttpResponse.BodyHandlers.ofString());
-                if (r.statusCode() == 200) {
-                    return;
-                }
-            } catch (IOException e) {
-                // not listening yet
-            }
-            Thread.sleep(250);
-        }
-        throw new IllegalStateException("the Connect worker's REST API did not answer within " + timeout.toSeconds()
-                + " s: " + tail(logs.resolve("connect.log")));
-    }
-
     /**
      * The classpath of the Kafka processes: the jars of the lib directory without our code, the peers' and the plots'
      * (the worker finds our connectors on plugin.path), and a directory with the log settings.
@@ -395,12 +461,12 @@ final class ConnectProcesses implements AutoCloseable {
                 && !f.startsWith("mariadb-java-client") && !f.startsWith("junit") && !f.startsWith("assertj");
     }
 
-    private static List<String> jfr(Path dir, String file) {
+    static List<String> jfr(Path dir, String file) {
         return dir == null ? List.of() : List.of("-XX:StartFlightRecording=filename=" + dir.resolve(file).toAbsolutePath()
                 + ",settings=profile,dumponexit=true");
     }
 
-    private static String java() {
+    static String java() {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
@@ -417,7 +483,7 @@ final class ConnectProcesses implements AutoCloseable {
         }
     }
 
-    private static String tail(Path file) throws IOException {
+    static String tail(Path file) throws IOException {
         if (!Files.exists(file)) {
             return "";
         }

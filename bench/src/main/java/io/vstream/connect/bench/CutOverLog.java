@@ -29,24 +29,52 @@ final class CutOverLog {
      */
     record Blocks(int attempts, boolean swapped, double maxMs, double totalMs, String lines) {
         static final Blocks UNKNOWN = new Blocks(0, false, Double.NaN, Double.NaN, "");
+
+        /** These attempts and {@code other}'s (the same workflow's lines in another worker's log). */
+        Blocks plus(Blocks other) {
+            if (other.attempts == 0) {
+                return this;
+            }
+            if (attempts == 0) {
+                return other;
+            }
+            return new Blocks(attempts + other.attempts, swapped || other.swapped, nanMax(maxMs, other.maxMs),
+                    nanSum(totalMs, other.totalMs), lines + "; " + other.lines);
+        }
+
+        private static double nanMax(double a, double b) {
+            return Double.isNaN(a) ? b : Double.isNaN(b) ? a : Math.max(a, b);
+        }
+
+        private static double nanSum(double a, double b) {
+            return Double.isNaN(a) ? b : Double.isNaN(b) ? a : a + b;
+        }
     }
 
     private static final Pattern ATTEMPT = Pattern.compile("shard (\\S+) attempt (\\d+): (\\w+)");
     private static final Pattern BLOCKED = Pattern.compile("writes blocked (\\d+) ms");
 
     private final Path file;
-    private long offset;
+    private final long offset;
 
     /** Reads {@code file} (the worker's log) from its current end on: only lines written after this. */
     CutOverLog(Path file) {
+        this(file, sizeOf(file));
+    }
+
+    /** Reads {@code file} from {@code offset} on (0 for a log begun later, such as a restarted worker's). */
+    CutOverLog(Path file, long offset) {
         this.file = file;
-        long size = 0;
+        this.offset = offset;
+    }
+
+    /** The size of {@code file} now, or 0 when it does not exist (yet). */
+    static long sizeOf(Path file) {
         try {
-            size = file == null ? 0 : Files.size(file);
+            return file == null ? 0 : Files.size(file);
         } catch (IOException e) {
-            // no log yet
+            return 0; // no log yet
         }
-        this.offset = size;
     }
 
     /** The attempts of workflow {@code name} logged since this reader was made. */

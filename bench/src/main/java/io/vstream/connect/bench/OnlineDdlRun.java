@@ -31,11 +31,11 @@ final class OnlineDdlRun {
     static final String COORDINATOR_CLASS = "io.vstream.connect.coordinator.VStreamCoordinatorConnector";
     static final String SINK_CLASS = "io.vstream.connect.sink.VStreamSinkConnector";
     static final String JSON = "org.apache.kafka.connect.json.JsonConverter";
+    private static final ObjectMapper STATUS_JSON = new ObjectMapper();
 
     private final ConnectProcesses connect;
     private final MariaDbServer server;
     private final String runPrefix;
-    private final ObjectMapper json = new ObjectMapper();
     private int runs;
 
     OnlineDdlRun(ConnectProcesses connect, MariaDbServer server, String runPrefix) {
@@ -50,16 +50,26 @@ final class OnlineDdlRun {
 
     /** config-examples/online-ddl-coordinator.json for one shard; other settings default. */
     Map<String, String> coordinatorConfig(String database, String migration, String sinkName, String statusTopic) {
+        return coordinatorConfig(topology(), database, DdlTable.TABLE, DdlTable.ALTER, migration, sinkName,
+                statusTopic);
+    }
+
+    /**
+     * config-examples/online-ddl-coordinator.json for the shards of {@code topology} ({@code <shard>=<host>:<port>,...})
+     * without the watch keys; other settings default.
+     */
+    static Map<String, String> coordinatorConfig(String topology, String database, String table, String alter,
+                                                 String migration, String sinkName, String statusTopic) {
         Map<String, String> c = new LinkedHashMap<>();
         c.put("connector.class", COORDINATOR_CLASS);
         c.put("tasks.max", "1");
         c.put("workflow", "online-ddl");
-        c.put("shards", topology());
+        c.put("shards", topology);
         c.put("source.user", MariaDbServer.USER);
         c.put("source.password", MariaDbServer.PASSWORD);
         c.put("ddl.database", database);
-        c.put("ddl.table", DdlTable.TABLE);
-        c.put("ddl.alter", DdlTable.ALTER);
+        c.put("ddl.table", table);
+        c.put("ddl.alter", alter);
         c.put("ddl.migration", migration);
         c.put("applier.stream", sinkName);
         c.put("status.topic", statusTopic);
@@ -73,17 +83,26 @@ final class OnlineDdlRun {
 
     /** config-examples/online-ddl-source.json for one shard ({@code tasks.max=1}); JsonConverter with schemas. */
     Map<String, String> sourceConfig(String database, String prefix) {
+        return sourceConfig(topology(), 1, database, DdlTable.TABLE, prefix);
+    }
+
+    /**
+     * config-examples/online-ddl-source.json for the shards of {@code topology}, keyspace {@value SourceRun#KEYSPACE},
+     * producer defaults; JsonConverter with schemas.
+     */
+    static Map<String, String> sourceConfig(String topology, int tasks, String database, String table,
+                                            String prefix) {
         Map<String, String> c = new LinkedHashMap<>();
         c.put("connector.class", SourceRun.CONNECTOR_CLASS);
-        c.put("tasks.max", "1");
+        c.put("tasks.max", String.valueOf(tasks));
         c.put("keyspace", SourceRun.KEYSPACE);
         c.put("database", database);
-        c.put("topology", topology());
+        c.put("topology", topology);
         c.put("user", MariaDbServer.USER);
         c.put("password", MariaDbServer.PASSWORD);
         c.put("topic.prefix", prefix);
         c.put("start.mode", "copy");
-        c.put("table.include.list", DdlTable.TABLE);
+        c.put("table.include.list", table);
         c.put("heartbeat.interval.ms", "200");
         c.put("topic.creation.default.partitions", "1");
         c.put("topic.creation.default.replication.factor", "1");
@@ -96,13 +115,18 @@ final class OnlineDdlRun {
      * case): the ghost table's writes go to the binlog (and to replicas) as pt-online-schema-change's copy does.
      */
     Map<String, String> sinkConfig(String topic, String migration) {
+        return sinkConfig(topology(), 1, topic, migration);
+    }
+
+    /** The same for the shards of {@code topology}: {@code topics} lists each shard's topic. */
+    static Map<String, String> sinkConfig(String topology, int tasks, String topics, String migration) {
         Map<String, String> c = new LinkedHashMap<>();
         c.put("connector.class", SINK_CLASS);
-        c.put("tasks.max", "1");
-        c.put("topics", topic);
+        c.put("tasks.max", String.valueOf(tasks));
+        c.put("topics", topics);
         c.put("mode", "ghost");
         c.put("ghost.migration", migration);
-        c.put("target.topology", topology());
+        c.put("target.topology", topology);
         c.put("target.user", MariaDbServer.USER);
         c.put("target.password", MariaDbServer.PASSWORD);
         c.put("target.binlog", "on");
@@ -208,7 +232,7 @@ final class OnlineDdlRun {
     }
 
     /** When the workflow first reached each state, in seconds from the deploy. */
-    private static String phases(Map<String, Long> firstAt, long t0) {
+    static String phases(Map<String, Long> firstAt, long t0) {
         if (firstAt.isEmpty()) {
             return "no status record";
         }
@@ -219,7 +243,8 @@ final class OnlineDdlRun {
         return s.toString();
     }
 
-    private static KafkaConsumer<byte[], byte[]> statusConsumer(ConnectProcesses kafka, String topic) {
+    /** A consumer of the status topic's one partition, from its beginning. */
+    static KafkaConsumer<byte[], byte[]> statusConsumer(ConnectProcesses kafka, String topic) {
         Map<String, Object> props = new HashMap<>();
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         props.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false");
@@ -231,12 +256,12 @@ final class OnlineDdlRun {
     }
 
     /** A status record's value (JsonConverter, with or without schemas), or null if it is not one. */
-    private Status parse(byte[] value) {
+    static Status parse(byte[] value) {
         if (value == null) {
             return null;
         }
         try {
-            JsonNode root = json.readTree(value);
+            JsonNode root = STATUS_JSON.readTree(value);
             JsonNode v = root.has("payload") ? root.get("payload") : root;
             if (v == null || !v.hasNonNull("state")) {
                 return null;

@@ -1,6 +1,10 @@
 package io.vstream.connect.testsupport.load;
 
 import java.time.Duration;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -17,6 +21,7 @@ final class LoadCounters {
     final LatencyRecorder commitLatency = new LatencyRecorder();
     final LatencyRecorder transactionLatency = new LatencyRecorder();
     private final AtomicReference<String> firstError = new AtomicReference<>();
+    private final Map<Integer, AtomicLong> errorCodes = new ConcurrentHashMap<>();
 
     void error(String message) {
         errors.incrementAndGet();
@@ -25,6 +30,17 @@ final class LoadCounters {
 
     void noteFirstError(String message) {
         firstError.compareAndSet(null, message);
+    }
+
+    /** Counts a failed statement or COMMIT by the server's error code (the driver's, e.g. 0, for a lost connection). */
+    void errorCode(int code) {
+        errorCodes.computeIfAbsent(code, c -> new AtomicLong()).incrementAndGet();
+    }
+
+    SortedMap<Integer, Long> errorCodes() {
+        SortedMap<Integer, Long> out = new TreeMap<>();
+        errorCodes.forEach((code, count) -> out.put(code, count.get()));
+        return out;
     }
 
     void countRows(LoadTransaction transaction) {

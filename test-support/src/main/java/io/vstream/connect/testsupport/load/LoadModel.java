@@ -32,6 +32,19 @@ final class LoadModel {
         }
     }
 
+    /** Takes {@code other}'s rows and uncertain keys, table by table (its transaction log stays with it). */
+    void adopt(LoadModel other) {
+        for (Map.Entry<String, Map<Long, Map<String, Object>>> table : rows.entrySet()) {
+            Map<Long, Map<String, Object>> theirs = other.rows.get(table.getKey());
+            if (theirs == null) {
+                throw new IllegalArgumentException("The previous write load has no table " + table.getKey()
+                        + "; it has " + other.rows.keySet());
+            }
+            table.getValue().putAll(theirs);
+            uncertain.get(table.getKey()).addAll(other.uncertain.get(table.getKey()));
+        }
+    }
+
     /** The current image of a key, or null when absent or uncertain. */
     Map<String, Object> row(String table, long key) {
         return table(table).get(key);

@@ -103,6 +103,7 @@ final class LoadWorker implements Runnable {
         } catch (SQLException e) {
             long now = System.nanoTime();
             counters.unknownOutcomes.incrementAndGet();
+            counters.errorCode(e.getErrorCode());
             counters.noteFirstError("COMMIT on " + settings.target().describe(shard) + ": " + e.getMessage());
             model.uncertain(new LoadTransaction(shard, null, index, sequence, changes,
                     LoadTransaction.Outcome.UNKNOWN, now - commitStarted, now - started));
@@ -197,6 +198,7 @@ final class LoadWorker implements Runnable {
             mismatch(changes, "duplicate key: " + e.getMessage());
         } else {
             counters.error(settings.target().describe(shard) + ": " + e.getMessage());
+            counters.errorCode(e.getErrorCode());
         }
         if (isConnectionLoss(e)) {
             close(shard);

@@ -47,8 +47,19 @@ public final class WriteLoad implements AutoCloseable {
     private long stoppedNanos;
 
     WriteLoad(LoadSettings settings) {
+        this(settings, null);
+    }
+
+    /** A load whose model starts as {@code previous}'s ended (see {@link WriteLoadBuilder#continueFrom}). */
+    WriteLoad(LoadSettings settings, WriteLoad previous) {
         this.settings = settings;
         this.model = new LoadModel(settings.tables(), settings.keepTransactions());
+        if (previous != null) {
+            if (previous.isRunning()) {
+                throw new IllegalStateException("Stop the previous write load before continuing from its model");
+            }
+            model.adopt(previous.model);
+        }
     }
 
     public static WriteLoadBuilder builder(Target target) {
@@ -159,6 +170,15 @@ public final class WriteLoad implements AutoCloseable {
     public LoadStats stats() {
         long end = stoppedNanos != 0 ? stoppedNanos : System.nanoTime();
         return counters.snapshot(Duration.ofNanos(startedNanos == 0 ? 0 : end - startedNanos));
+    }
+
+    /**
+     * Failed statements and COMMITs (unknown outcomes included) by the server's error code, e.g. 1213 (deadlock),
+     * 1205 (lock wait timeout); a lost connection counts under the driver's code. A duplicate key is a mismatch with
+     * the model ({@link LoadStats#mismatches()}), not counted here.
+     */
+    public SortedMap<Integer, Long> errorsByCode() {
+        return counters.errorCodes();
     }
 
     /** The expected rows (key column included) of the only table, by key; uncertain keys are absent. */

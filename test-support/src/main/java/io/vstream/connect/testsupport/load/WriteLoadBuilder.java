@@ -22,6 +22,7 @@ public final class WriteLoadBuilder {
     private Duration duration;
     private boolean failOnError;
     private boolean keepTransactions = true;
+    private WriteLoad previous;
 
     WriteLoadBuilder(Target target) {
         this.target = Objects.requireNonNull(target, "target");
@@ -103,9 +104,19 @@ public final class WriteLoadBuilder {
         return this;
     }
 
+    /**
+     * Start from the model of {@code previous} (stopped, same tables): its rows and uncertain keys, so that loads run
+     * one after another (one per phase, each with its own counters and transaction log) keep one exact model of the
+     * tables. Give this load another {@link #seed} so that it does not repeat the previous one's choices.
+     */
+    public WriteLoadBuilder continueFrom(WriteLoad previous) {
+        this.previous = Objects.requireNonNull(previous, "previous");
+        return this;
+    }
+
     public WriteLoad build() {
         return new WriteLoad(new LoadSettings(target, tables, threads, keySpace, keys, minStatements,
                 maxStatements, deleteRatio, seed, transactionsPerSecond, maxTransactions, duration, failOnError,
-                keepTransactions));
+                keepTransactions), previous);
     }
 }

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.time.LocalDateTime;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
@@ -79,6 +80,25 @@ class LoadLogicTest {
         assertThat(Values.canonical(true)).isEqualTo("1");
         assertThat(Values.canonical(new byte[] {1, (byte) 0xff})).isEqualTo("0x01ff");
         assertThat(Values.canonical(null)).isNull();
+    }
+
+    @Test
+    void aModelThatContinuesAnotherTakesItsRowsAndUncertainKeysButNotItsLog() {
+        List<LoadTable> tables = List.of(LoadTable.standard("t"));
+        LoadModel first = new LoadModel(tables, true);
+        RowChange seven = new RowChange("t", RowChange.Op.INSERT, 7, null, Map.of("id", 7L, "k", 1));
+        RowChange eight = new RowChange("t", RowChange.Op.INSERT, 8, null, Map.of("id", 8L, "k", 2));
+        first.committed(new LoadTransaction(0, "0-1-5", 0, 1, List.of(seven, eight),
+                LoadTransaction.Outcome.COMMITTED, 1, 1));
+        first.markUncertain("t", 8);
+
+        LoadModel next = new LoadModel(tables, true);
+        next.adopt(first);
+
+        assertThat(next.expectedRows("t")).containsOnlyKeys(7L);
+        assertThat(next.row("t", 7)).isEqualTo(seven.after());
+        assertThat(next.isUncertain("t", 8)).isTrue();
+        assertThat(next.transactions(LoadTransaction.Outcome.COMMITTED)).isEmpty();
     }
 
     @Test
