@@ -47,14 +47,14 @@ class ReshardExactlyOnceIT {
         next.put("80-", SERVERS.server(2));
         ReshardIT.Run run = new ReshardIT.Run(SERVERS, connect, Map.of("-", SERVERS.server(0)), next);
         run.readCommitted = true;
-        try (WriteLoad load = run.load(35)) {
+        try (WriteLoad load = run.load(ReshardIT.LOAD_BOUND_SECONDS)) {
             run.startCdc(Map.of("exactly.once.support", "required", "transaction.boundary", "connector"));
             run.deploy(Map.of());
             load.start();
             run.awaitSwitch();
             connect.removeWorkerRunning(run.cdc, 0); // while the consumer moves to the new shards
             connect.addWorker();
-            LoadStats stats = load.awaitCompletion(Duration.ofSeconds(120));
+            LoadStats stats = run.stopLoadAfterWritesOnTheNewShards(load);
             assertThat(stats.commits()).isGreaterThan(300);
             run.verifyTargets(load);
             run.verifyCdc(load, true);

@@ -46,6 +46,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * shard is gone it copies the new shards (or fails, as configured). A merge works the same way.
  */
 class ReshardIT {
+    /** An upper bound of the write loads' duration: each stops once the new shards have taken writes. */
+    static final int LOAD_BOUND_SECONDS = 300;
+    static final int WRITES_AFTER_SWITCH = 20;
+    /** At least this many acknowledged transactions in all (the tests check more than 500 and 300). */
+    static final int MIN_WRITES = 600;
+
     @RegisterExtension
     static final MariaDbShards SERVERS = MariaDbShards.builder().count(4).name("ReshardIT").build();
 
@@ -87,12 +93,12 @@ class ReshardIT {
     @Test
     void splitUnderLoadWithAConsumerStreamingThroughTheSwitch() throws Exception {
         Run run = new Run(SERVERS, connect, Map.of("-", SERVERS.server(0)), split());
-        try (WriteLoad load = run.load(40)) {
+        try (WriteLoad load = run.load(LOAD_BOUND_SECONDS)) {
             run.startCdc(Map.of());
             run.deploy(Map.of());
             load.start();
             run.awaitSwitch();
-            LoadStats stats = load.awaitCompletion(Duration.ofSeconds(120));
+            LoadStats stats = run.stopLoadAfterWritesOnTheNewShards(load);
             assertThat(stats.commits()).isGreaterThan(500);
             run.verifyTargets(load);
             run.verifyCdc(load, true);
@@ -104,7 +110,7 @@ class ReshardIT {
     @Test
     void aConsumerStoppedDuringTheSplitReadsTheOldShardUpToTheJournalThenTheNewShards() throws Exception {
         Run run = new Run(SERVERS, connect, Map.of("-", SERVERS.server(0)), split());
-        try (WriteLoad load = run.load(35)) {
+        try (WriteLoad load = run.load(LOAD_BOUND_SECONDS)) {
             run.startCdc(Map.of());
             run.deploy(Map.of("handoff.postpone", "true"));
             load.start();
@@ -112,9 +118,9 @@ class ReshardIT {
             connect.delete(run.cdc); // stopped before the switch; its offsets stay
             run.deploy(Map.of("handoff.postpone", "false"));
             run.awaitSwitch();
-            Thread.sleep(3_000); // writes go to the new shards while the consumer is away
+            run.awaitWritesOnTheNewShards(load); // while the consumer is away
             run.startCdc(Map.of()); // same name, same (old) topology
-            load.awaitCompletion(Duration.ofSeconds(120));
+            run.stopLoadAfterWritesOnTheNewShards(load);
             run.verifyTargets(load);
             run.verifyCdc(load, true);
         } finally {
@@ -177,12 +183,12 @@ class ReshardIT {
     void aMergeUnderLoadWithAConsumerStreamingThroughIt() throws Exception {
         Map<String, MariaDbServer> old = split();
         Run run = new Run(SERVERS, connect, old, Map.of("-", SERVERS.server(3)));
-        try (WriteLoad load = run.load(35)) {
+        try (WriteLoad load = run.load(LOAD_BOUND_SECONDS)) {
             run.startCdc(Map.of());
             run.deploy(Map.of());
             load.start();
             run.awaitSwitch();
-            load.awaitCompletion(Duration.ofSeconds(120));
+            run.stopLoadAfterWritesOnTheNewShards(load);
             run.verifyTargets(load);
             run.verifyCdc(load, true);
         } finally {
@@ -257,6 +263,31 @@ class ReshardIT {
                     }
                 }
             }
+        }
+
+        /**
+         * Waits (up to 3 minutes) until the new shards have acknowledged {@value #WRITES_AFTER_SWITCH} of the load's
+         * transactions (and {@value #MIN_WRITES} in all): the load follows the journal, and the checks need writes
+         * on both sides of the switch, which comes late on a busy machine.
+         */
+        void awaitWritesOnTheNewShards(WriteLoad load) throws InterruptedException {
+            long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+            while ((writesOnTheNewShards(load) < WRITES_AFTER_SWITCH
+                    || load.committedTransactions().size() < MIN_WRITES) && load.isRunning()
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(200);
+            }
+        }
+
+        /** {@link #awaitWritesOnTheNewShards}, then stops the load (started with an upper bound of a duration). */
+        LoadStats stopLoadAfterWritesOnTheNewShards(WriteLoad load) throws InterruptedException {
+            awaitWritesOnTheNewShards(load);
+            return load.isRunning() ? load.stop() : load.awaitCompletion(Duration.ofSeconds(120));
+        }
+
+        private long writesOnTheNewShards(WriteLoad load) {
+            return load.committedTransactions().stream().filter(t -> t.gtid() != null
+                    && next.values().stream().anyMatch(s -> serverOf(t.gtid()) == s.serverId())).count();
         }
 
         WriteLoad load(int seconds) {
@@ -450,8 +481,7 @@ class ReshardIT {
                     }
                 }
             }
-            long afterSwitch = load.committedTransactions().stream().filter(t -> t.gtid() != null
-                    && next.values().stream().anyMatch(s -> serverOf(t.gtid()) == s.serverId())).count();
+            long afterSwitch = writesOnTheNewShards(load);
             assertThat(afterSwitch).as("acknowledged writes on the new shards after the switch").isPositive();
         }
 
