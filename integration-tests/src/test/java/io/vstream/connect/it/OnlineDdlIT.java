@@ -338,21 +338,8 @@ class OnlineDdlIT {
         Map<String, String> chunky = Map.of("copy.chunk.max.rows", "100", "copy.chunk.target.ms", "10",
                 "copy.max.rows.per.second", "1000");
         w.deploy("ADD COLUMN note VARCHAR(20) NULL", Map.of("throttle.max.applier.lag.ms", "1"), chunky);
-        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-        String reason = null;
-        while (System.nanoTime() < deadline && reason == null) {
-            try {
-                for (var d : connect.topics().readAll(w.statusTopic, false)) {
-                    String r = ((Struct) d.value().value()).getString("reason");
-                    if (r != null && r.contains("copy throttled")) {
-                        reason = r;
-                    }
-                }
-            } catch (RuntimeException e) {
-                // no status yet
-            }
-            Thread.sleep(300);
-        }
+        String reason = awaitStatus(w, s -> s.getString("reason") != null
+                && s.getString("reason").contains("copy throttled") ? s.getString("reason") : null);
         assertThat(reason).as("the status says why the copy waits").contains("ms behind");
         Thread.sleep(2_000);
         assertThat(lastState(w)).isEqualTo("COPYING");
