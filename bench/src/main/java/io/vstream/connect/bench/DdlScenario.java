@@ -57,7 +57,7 @@ final class DdlScenario {
         settings.put("us", "the three connectors of docs/online-ddl.md deployed together (coordinator, source, sink,"
                 + " in that order) with config-examples/online-ddl-*.json's settings for one shard: coordinator"
                 + " workflow=online-ddl, cutover.mode=all-at-once, cutover.lock.timeout.ms=3000, poll.interval.ms"
-                + " default (1000); source start.mode=copy, table.include.list=orders, heartbeat.interval.ms=200,"
+                + " default (1000); source start.mode=current (server copy by the coordinator), table.include.list=orders, heartbeat.interval.ms=200,"
                 + " tasks.max=1, copy settings default; sink mode=ghost, target.topology, ghost.migration,"
                 + " target.binlog=on (ghost mode binlogs the ghost's writes in any case, as pt-osc's are); JsonConverter with schemas."
                 + " Timed from the first deploy to the ts_ms of the coordinator's status record with state COMPLETE"

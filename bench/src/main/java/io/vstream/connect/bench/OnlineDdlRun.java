@@ -20,7 +20,7 @@ import org.apache.kafka.common.TopicPartition;
  * "Us" in the ddl scenario: one online-DDL migration by the three connectors of docs/online-ddl.md, deployed together
  * on the Connect worker process (loaded from their plugin archives) as config-examples/online-ddl-*.json
  * configures them, on a single-shard keyspace ({@code -}): the coordinator ({@code workflow=online-ddl}), the source
- * ({@code start.mode=copy}, {@code table.include.list=orders}, {@code heartbeat.interval.ms=200}) and the sink
+ * ({@code start.mode=current}, the coordinator copying on the shard, {@code table.include.list=orders}, {@code heartbeat.interval.ms=200}) and the sink
  * ({@code mode=ghost}, {@code target.topology}, {@code ghost.migration}). Timed from the first deploy until the
  * coordinator's status record with state COMPLETE (its {@code ts_ms}, taken by the coordinator when the swap was
  * done); the status topic is read as it grows. The write load runs over the same window. The cut-over's write block is
@@ -101,7 +101,7 @@ final class OnlineDdlRun {
         c.put("user", MariaDbServer.USER);
         c.put("password", MariaDbServer.PASSWORD);
         c.put("topic.prefix", prefix);
-        c.put("start.mode", "copy");
+        c.put("start.mode", "current"); // the coordinator copies the rows on the shard (ddl.copy.method=server)
         c.put("table.include.list", table);
         c.put("heartbeat.interval.ms", "200");
         c.put("topic.creation.default.partitions", "1");

@@ -165,7 +165,7 @@ public final class Stress {
         setup.put("one migration", "the three connectors of docs/online-ddl.md, new names, topics and migration id"
                 + " each time: coordinator workflow=online-ddl, cutover.mode=all-at-once, cutover.lock.timeout.ms=3000,"
                 + " watch.connect.url = both workers' REST APIs, watch.connectors = the source and the sink; source"
-                + " start.mode=copy, tasks.max=2, heartbeat.interval.ms=200, producer defaults; sink mode=ghost,"
+                + " start.mode=current (the coordinator copies on the shard), tasks.max=2, heartbeat.interval.ms=200, producer defaults; sink mode=ghost,"
                 + " tasks.max=2, target.binlog=on; JsonConverter with schemas. Wall time from the first deploy to the"
                 + " ts_ms of the status record COMPLETE; FAILED or CANCELLED (or no COMPLETE within the timeout) is a"
                 + " failed migration, which is then cancelled (workflow.cancel=true). Then the connectors and topics"

@@ -96,7 +96,7 @@ public final class WorkflowConfigs {
         source.put("user", w.user());
         source.put("password", w.password());
         source.put("topic.prefix", c.prefix());
-        source.put("start.mode", "copy");
+        source.put("start.mode", "current"); // the coordinator copies the rows on each shard (ddl.copy.method=server)
         source.put("table.include.list", w.table());
         source.put("heartbeat.interval.ms", String.valueOf(w.heartbeatMs()));
         source.put("topic.creation.default.partitions", "1");

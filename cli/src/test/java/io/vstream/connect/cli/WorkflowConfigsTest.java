@@ -52,7 +52,7 @@ class WorkflowConfigsTest {
                 .containsEntry("applier.stream", "orders-amount-sink").containsEntry("handoff.postpone", "true")
                 .containsEntry("ddl.database", "commerce").containsEntry("ddl.table", "orders")
                 .containsEntry("shards", "-80=127.0.0.1:3307,80-=127.0.0.1:3308");
-        assertThat(source).containsEntry("start.mode", "copy").containsEntry("table.include.list", "orders")
+        assertThat(source).containsEntry("start.mode", "current").containsEntry("table.include.list", "orders")
                 .containsEntry("tasks.max", "2").containsEntry("topic.prefix", "orders-amount")
                 .containsEntry("topology", coord.get("shards")).containsEntry("heartbeat.interval.ms", "200");
         assertThat(sink).containsEntry("mode", "ghost").containsEntry("ghost.migration", "orders-amount")

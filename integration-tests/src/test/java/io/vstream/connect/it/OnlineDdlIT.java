@@ -335,15 +335,17 @@ class OnlineDdlIT {
         createSmallTable(db, "items");
         addRows(db, "items");
         Workflow w = new Workflow(db, "items");
-        Map<String, String> chunky = Map.of("copy.chunk.max.rows", "100", "copy.chunk.target.ms", "10",
-                "copy.max.rows.per.second", "1000");
-        w.deploy("ADD COLUMN note VARCHAR(20) NULL", Map.of("throttle.max.applier.lag.ms", "1"), chunky);
+        // the server copy, slowed down so that it is still running when the throttle is looked at
+        Map<String, String> throttled = Map.of("throttle.max.applier.lag.ms", "1", "ddl.copy.chunk.max.rows", "100",
+                "ddl.copy.max.rows.per.second", "1000");
+        w.deploy("ADD COLUMN note VARCHAR(20) NULL", throttled);
         String reason = awaitStatus(w, s -> s.getString("reason") != null
                 && s.getString("reason").contains("copy throttled") ? s.getString("reason") : null);
         assertThat(reason).as("the status says why the copy waits").contains("ms behind");
         Thread.sleep(2_000);
         assertThat(lastState(w)).isEqualTo("COPYING");
-        w.deploy("ADD COLUMN note VARCHAR(20) NULL", Map.of("throttle.max.applier.lag.ms", "0"), chunky);
+        w.deploy("ADD COLUMN note VARCHAR(20) NULL", Map.of("throttle.max.applier.lag.ms", "0",
+                "ddl.copy.chunk.max.rows", "100", "ddl.copy.max.rows.per.second", "1000"));
         CloneHandoffIT.awaitState(connect, w.statusTopic, "COMPLETE", Duration.ofSeconds(120));
         for (MariaDbServer s : SHARDS.servers()) {
             assertThat(s.queryLong(db, "SELECT COUNT(*) FROM items")).isEqualTo(5000L);
@@ -365,7 +367,8 @@ class OnlineDdlIT {
         Workflow w = new Workflow(db, "items");
         Map<String, String> chunky = Map.of("copy.chunk.max.rows", "100", "copy.chunk.target.ms", "10",
                 "copy.max.rows.per.second", "250");
-        Map<String, String> throttled = Map.of("throttle.max.applier.lag.ms", "2000");
+        // the source's copy (the stream copy): its heartbeats while it waits are what lifts the throttle
+        Map<String, String> throttled = Map.of("throttle.max.applier.lag.ms", "2000", "ddl.copy.method", "stream");
         w.deploy("ADD COLUMN note VARCHAR(20) NULL", throttled, chunky);
         Long applying = awaitStatus(w, s -> s.getInt64("rows_copied") != null && s.getInt64("rows_copied") > 0
                 && s.getInt64("lag_ms") != null ? s.getInt64("rows_copied") : null);
@@ -496,6 +499,91 @@ class OnlineDdlIT {
             Thread.sleep(300);
         }
         return null;
+    }
+
+    /**
+     * The server copy survives its coordinator: the coordinator's task is restarted in the middle of the copy (the
+     * chunks' progress is on the shards, committed with their rows) while writers change the table; the successor
+     * resumes the copy where the shards say it was, the checksum at the cut-over finds the ghost equal to the
+     * original, and after the swap the new table equals the old one row for row (the writers stopped first).
+     */
+    @Test
+    void aServerCopyResumesAfterItsCoordinatorRestartsAndTheGhostEqualsTheOriginal() throws Exception {
+        String db = SHARDS.freshDatabase();
+        createSmallTable(db, "items");
+        addRows(db, "items");
+        Workflow w = new Workflow(db, "items");
+        String alter = "MODIFY qty BIGINT NULL, ADD COLUMN note VARCHAR(20) NULL";
+        Map<String, String> slow = new HashMap<>(Map.of("ddl.copy.chunk.max.rows", "100",
+                "ddl.copy.max.rows.per.second", "1500", "handoff.postpone", "true"));
+        AtomicBoolean writing = new AtomicBoolean(true);
+        AtomicLong writes = new AtomicLong();
+        List<Thread> writers = new ArrayList<>();
+        for (MariaDbServer s : SHARDS.servers()) {
+            writers.add(writer(s, db, writing, writes));
+        }
+        try {
+            w.deploy(alter, slow);
+            Double midCopy = awaitStatus(w, s -> s.getFloat64("progress_pct") != null
+                    && s.getFloat64("progress_pct") > 5 && s.getFloat64("progress_pct") < 60
+                    ? s.getFloat64("progress_pct") : null);
+            assertThat(midCopy).as("the copy is under way").isNotNull();
+            long before = SHARDS.server(0).queryLong(null, "SELECT SUM(rows_copied) FROM _vstream.ghost_copy WHERE"
+                    + " migration = ?", db);
+            assertThat(before).as("the shard holds the copy's progress").isPositive();
+            slow.put("poll.interval.ms", "301"); // a new config: Connect restarts the coordinator's task
+            w.deploy(alter, slow);
+            CloneHandoffIT.awaitState(connect, w.statusTopic, "POSTPONED", Duration.ofSeconds(180));
+        } finally {
+            writing.set(false);
+            for (Thread t : writers) {
+                t.join();
+            }
+        }
+        assertThat(writes.get()).as("writes during the copy").isPositive();
+        slow.put("handoff.postpone", "false");
+        w.deploy(alter, slow);
+        List<Struct> statuses = CloneHandoffIT.awaitState(connect, w.statusTopic, "COMPLETE", Duration.ofSeconds(120));
+        assertThat(statuses.get(statuses.size() - 1).getFloat64("progress_pct")).isEqualTo(100.0);
+        String rows = "SELECT CONCAT_WS(':', COUNT(*), COALESCE(BIT_XOR(CRC32(CONCAT_WS('#', id, sku, IFNULL(qty,"
+                + " 'null')))), 0)) FROM ";
+        for (MariaDbServer s : SHARDS.servers()) {
+            assertThat(s.queryString(db, "SELECT COLUMN_TYPE FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ?"
+                    + " AND TABLE_NAME = 'items' AND COLUMN_NAME = 'qty'", db)).isEqualTo("bigint(20)");
+            String now = s.queryString(db, rows + "items");
+            String old = s.queryString(db, rows + "items_old");
+            assertThat(now).as("the new table equals the old one on %s", s).isEqualTo(old);
+            assertThat(s.queryLong(null, "SELECT COUNT(*) FROM _vstream.ghost_copy WHERE migration = ?", db))
+                    .as("the copy's state is removed once complete").isZero();
+        }
+        w.delete();
+    }
+
+    /** Changes rows across the whole key range of {@code items} (inserts, updates, deletes) until told to stop. */
+    private static Thread writer(MariaDbServer server, String db, AtomicBoolean writing, AtomicLong writes) {
+        Thread t = new Thread(() -> {
+            java.util.Random random = new java.util.Random(server.port());
+            try (Connection c = server.connect(db); Statement st = c.createStatement()) {
+                while (writing.get()) {
+                    int id = random.nextInt(6_000);
+                    switch (random.nextInt(3)) {
+                        case 0 -> st.executeUpdate("INSERT INTO items VALUES (" + id + ", 'w" + id + "', " + id
+                                + ") ON DUPLICATE KEY UPDATE qty = qty + 1");
+                        case 1 -> st.executeUpdate("UPDATE items SET sku = CONCAT('u', " + random.nextInt(1000)
+                                + "), qty = NULL WHERE id = " + id);
+                        default -> st.executeUpdate("DELETE FROM items WHERE id = " + id);
+                    }
+                    writes.incrementAndGet();
+                    Thread.sleep(10);
+                }
+            } catch (SQLException e) {
+                throw new IllegalStateException("the writer failed", e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "writer-" + server.port());
+        t.start();
+        return t;
     }
 
     @Test
@@ -643,8 +731,11 @@ class OnlineDdlIT {
             }
             c.putAll(extra);
             connect.deploy(coordinator, c);
+            // the server copy (default) needs only the changes from the source; the stream copy, the source's copy
+            boolean streamCopy = "stream".equals(c.get("ddl.copy.method"));
             Map<String, String> sourceConfig = SourceConfigs.with(SourceConfigs.keyspace("ks", db, servers, 2),
-                    "table.include.list", table, "heartbeat.interval.ms", "200");
+                    "table.include.list", table, "heartbeat.interval.ms", "200", "start.mode",
+                    streamCopy ? "copy" : "current");
             sourceConfig.putAll(sourceExtra);
             connect.deploy(source, sourceConfig);
             deploySink(Map.of());

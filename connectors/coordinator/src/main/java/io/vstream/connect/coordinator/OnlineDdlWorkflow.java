@@ -1,11 +1,14 @@
 package io.vstream.connect.coordinator;
 
+import io.vstream.connect.coordinator.copy.GhostCopier;
+import io.vstream.connect.coordinator.copy.GhostCopyState;
 import io.vstream.connect.coordinator.ddl.AlterAnalyzer;
 import io.vstream.connect.coordinator.ddl.AlterPlan;
 import io.vstream.connect.coordinator.ddl.AlterRefusedException;
 import io.vstream.connect.core.error.ErrorClassifier;
 import io.vstream.connect.core.mapping.MigrationPlans;
 import io.vstream.connect.core.position.GtidPosition;
+import io.vstream.connect.core.throttle.ReplicaLag;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -45,6 +48,7 @@ final class OnlineDdlWorkflow implements Workflow {
     private boolean copyDoneLogged;
     private boolean appliersReleased;
     private final CutOverChecksum checksum;
+    private final Map<String, GhostCopier> copiers = new HashMap<>(); // per shard, while its server copy runs
 
     OnlineDdlWorkflow(VStreamCoordinatorConnectorConfig config, String workflow) {
         this.config = config;
@@ -71,6 +75,7 @@ final class OnlineDdlWorkflow implements Workflow {
     @Override
     public WorkflowStatus step(WorkflowStatus status) throws SQLException, InterruptedException {
         if (status.state().isFinal()) {
+            closeCopiers();
             return status;
         }
         switch (status.state()) {
@@ -175,6 +180,7 @@ final class OnlineDdlWorkflow implements Workflow {
         boolean refreshEstimates = System.nanoTime() - estimatesReadAt > ESTIMATE_EVERY_NANOS || estimates.isEmpty();
         List<String> applied = new ArrayList<>();
         List<String> throttled = new ArrayList<>();
+        String hold = config.serverCopy() ? copyHold() : null; // holds every shard's server copy
         for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : shards.entrySet()) {
             try (Connection c = Servers.open(e.getValue())) {
                 String failure = applier.failure(c);
@@ -193,23 +199,50 @@ final class OnlineDdlWorkflow implements Workflow {
                 }
                 ApplierChannel.Applied a = rows.get(0);
                 applied.add(e.getKey() + ":" + a.position());
-                throttle(c, e.getKey(), a, throttled);
-                String copy = a.copyState();
-                int shardCopying = 0;
-                if (copy == null || copy.isBlank()) {
-                    unknown = true;
+                String why;
+                long shardCopied;
+                boolean shardDone;
+                if (config.serverCopy()) {
+                    String refused = refuseSourceCopy(e.getKey(), a);
+                    if (refused != null) {
+                        return status.failed(refused);
+                    }
+                    GhostCopyState.Summary copy = GhostCopyState.summary(c, config.stateDatabase(), migration);
+                    why = copy.done() ? null : hold != null ? hold : throttleReason(e.getKey(), a, true);
+                    GhostCopier copier = copy.done() ? null : copier(e.getKey(), e.getValue());
+                    if (copier != null && copier.failure() != null) {
+                        closeCopiers();
+                        return status.failed("the copy on shard " + e.getKey() + " cannot go on: " + copier.failure());
+                    }
+                    if (copier != null) {
+                        copier.throttle(why);
+                    }
+                    shardCopied = copy.rowsCopied();
+                    shardDone = copy.done();
+                    copying += shardDone ? 0 : 1;
                 } else {
-                    shardCopying = io.vstream.connect.core.position.OffsetCodec.copyStateFromJson(copy).size();
-                    copying += shardCopying;
+                    String copy = a.copyState();
+                    why = throttleReason(e.getKey(), a, copy == null || !"[]".equals(copy.trim()));
+                    applier.throttle(c, config.ddlDatabase(), why, why == null ? Duration.ZERO : Duration.ofSeconds(5));
+                    int shardCopying = 0;
+                    if (copy == null || copy.isBlank()) {
+                        unknown = true;
+                    } else {
+                        shardCopying = io.vstream.connect.core.position.OffsetCodec.copyStateFromJson(copy).size();
+                        copying += shardCopying;
+                    }
+                    if (a.rowsCopied() == null) {
+                        counted = false;
+                    }
+                    shardCopied = a.rowsCopied() == null ? 0 : a.rowsCopied();
+                    shardDone = copy != null && !copy.isBlank() && shardCopying == 0;
                 }
-                if (a.rowsCopied() == null) {
-                    counted = false;
-                } else {
-                    boolean shardDone = copy != null && !copy.isBlank() && shardCopying == 0;
-                    copied += a.rowsCopied();
-                    total += CopyProgressEstimator.shardTotal(a.rowsCopied(),
-                            estimates.getOrDefault(e.getKey(), 0L), shardDone);
+                if (why != null && !throttled.contains(why)) {
+                    throttled.add(why);
                 }
+                copied += shardCopied;
+                total += CopyProgressEstimator.shardTotal(shardCopied, estimates.getOrDefault(e.getKey(), 0L),
+                        shardDone);
                 String src = "MariaDB/" + Servers.string(c, "SELECT @@GLOBAL.gtid_binlog_pos");
                 Long lag = CloneWorkflow.lag(src, a.position());
                 maxLag = Math.max(maxLag, lag == null ? Long.MAX_VALUE : lag);
@@ -297,25 +330,89 @@ final class OnlineDdlWorkflow implements Workflow {
     }
 
     /**
-     * Holds the source's copy on a shard back while the shard's applier lags more than the configured time
-     * ({@link ApplierLag}), and lets it go on otherwise.
+     * Why the copy on a shard must wait: its applier lags more than the configured time ({@link ApplierLag}) while
+     * the copy runs; null when it may go on. The server copy is told directly, the source's copy through
+     * {@code _vstream.throttle} on the shard.
      */
-    private void throttle(Connection c, String shard, ApplierChannel.Applied a, List<String> throttled)
-            throws SQLException {
+    private String throttleReason(String shard, ApplierChannel.Applied a, boolean copying) {
         long max = config.throttleMaxApplierLag().toMillis();
         Long behind = ApplierLag.millis(a, System.currentTimeMillis());
-        if (max <= 0 || behind == null) {
-            return;
+        if (!copying || max <= 0 || behind == null || behind <= max) {
+            return null;
         }
-        long lag = behind;
-        boolean copying = a.copyState() == null || !"[]".equals(a.copyState().trim());
-        if (copying && lag > max) {
-            String why = "the applier on shard " + shard + " is " + lag + " ms behind (max " + max + " ms)";
-            applier.throttle(c, config.ddlDatabase(), why, Duration.ofSeconds(5));
-            throttled.add(why);
-        } else {
-            applier.throttle(c, config.ddlDatabase(), null, Duration.ZERO);
+        return "the applier on shard " + shard + " is " + behind + " ms behind (max " + max + " ms)";
+    }
+
+    /**
+     * Why the operator or a replica holds every shard's server copy back this round (ddl.copy.paused, a replica of
+     * throttle.replicas lagging more than throttle.max.replica.lag.ms or not replicating), or null.
+     */
+    private String copyHold() {
+        if (config.copyPaused()) {
+            return "paused by the operator (ddl.copy.paused=true)";
         }
+        for (VStreamCoordinatorConnectorConfig.Endpoint r : config.throttleReplicas()) {
+            Long lag;
+            try (Connection c = Servers.open(r)) {
+                lag = ReplicaLag.secondsBehind(c);
+            } catch (SQLException ex) {
+                lag = null;
+            }
+            String why = ReplicaLag.reason(r.host() + ":" + r.port(), lag, config.throttleMaxReplicaLag());
+            if (why != null) {
+                return why;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * With the server copy, a source that runs its own copy phase (its copy state, as the applier recorded it, lists
+     * tables) would send every row a second time through Kafka: the workflow fails before that mixes with the copy.
+     */
+    private static String refuseSourceCopy(String shard, ApplierChannel.Applied a) {
+        String copy = a.copyState();
+        if (copy == null || copy.isBlank()
+                || io.vstream.connect.core.position.OffsetCodec.copyStateFromJson(copy).isEmpty()) {
+            return null;
+        }
+        return "the source connector runs its own copy phase on shard " + shard + " (start.mode=copy) while the"
+                + " coordinator copies on the server (ddl.copy.method=server): cancel the workflow, then deploy the"
+                + " source with start.mode=current (or the coordinator with ddl.copy.method=stream) and start again";
+    }
+
+    /** The shard's server copy, started the first time (a restarted coordinator resumes it from the shard's state). */
+    private GhostCopier copier(String shard, VStreamCoordinatorConnectorConfig.Endpoint endpoint) throws SQLException {
+        GhostCopier copier = copiers.get(shard);
+        if (copier != null) {
+            return copier;
+        }
+        MigrationPlans.Plan plan;
+        try (Connection c = Servers.open(endpoint)) {
+            plan = MigrationPlans.load(c, config.stateDatabase(), migration);
+        }
+        if (plan == null) {
+            throw new SQLException("the plan of migration " + migration + " is missing on shard " + shard);
+        }
+        copier = new GhostCopier(shard, () -> Servers.open(endpoint), plan, config.stateDatabase(),
+                config.ghostCopy(), c -> {
+                    List<ApplierChannel.Applied> rows = applier.applied(c);
+                    return rows.size() == 1 ? rows.get(0).position() : null;
+                });
+        copier.start();
+        copiers.put(shard, copier);
+        return copier;
+    }
+
+    /** Stops every shard's server copy (a chunk in flight commits or rolls back whole). */
+    private void closeCopiers() {
+        copiers.values().forEach(GhostCopier::close);
+        copiers.clear();
+    }
+
+    @Override
+    public void close() {
+        closeCopiers();
     }
 
     /** The checksum (in slices, each at an exact position) on every shard, then the atomic swap on every shard. */
@@ -327,7 +424,7 @@ final class OnlineDdlWorkflow implements Workflow {
                     + " cut over at a quieter time");
         }
         if (allSwapped()) {
-            runAll("HANDED_OFF");
+            complete();
             return status.to(WorkflowState.COMPLETE);
         }
         Map<String, VStreamCoordinatorConnectorConfig.Endpoint> pending = new LinkedHashMap<>();
@@ -360,7 +457,7 @@ final class OnlineDdlWorkflow implements Workflow {
                     failure);
             return status.retry(failure);
         }
-        runAll("HANDED_OFF");
+        complete();
         LOG.info("Workflow {}: the tables are swapped on every shard; complete", workflow);
         return status.to(WorkflowState.COMPLETE);
     }
@@ -397,6 +494,19 @@ final class OnlineDdlWorkflow implements Workflow {
         }
     }
 
+    /** Retires the appliers and forgets the server copy's progress: the migration is complete. */
+    private void complete() {
+        runAll("HANDED_OFF");
+        for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : shards.entrySet()) {
+            try (Connection c = Servers.open(e.getValue())) {
+                GhostCopyState.delete(c, config.stateDatabase(), migration);
+            } catch (SQLException ex) {
+                LOG.warn("Workflow {}: could not remove the copy state on shard {} ({})", workflow, e.getKey(),
+                        ex.toString());
+            }
+        }
+    }
+
     private void runAll(String command) {
         for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : shards.entrySet()) {
             try (Connection c = Servers.open(e.getValue())) {
@@ -411,6 +521,7 @@ final class OnlineDdlWorkflow implements Workflow {
     /** Retires the appliers, drops the ghost tables and the plans; the original tables are untouched. */
     @Override
     public WorkflowStatus cancel(WorkflowStatus status) throws SQLException {
+        closeCopiers();
         runAll("HANDED_OFF");
         for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : shards.entrySet()) {
             try (Connection c = Servers.open(e.getValue())) {
@@ -419,6 +530,7 @@ final class OnlineDdlWorkflow implements Workflow {
                     analyzer.dropGhost(c, plan.database(), plan.ghostTable());
                 }
                 MigrationPlans.delete(c, config.stateDatabase(), migration);
+                GhostCopyState.delete(c, config.stateDatabase(), migration);
             }
         }
         LOG.info("Workflow {}: cancelled; ghost tables dropped, original tables untouched", workflow);

@@ -64,6 +64,7 @@ public class VStreamCoordinatorConnector extends SourceConnector {
             }
         }
         watchProblems(connectorConfigs, values);
+        replicaProblems(connectorConfigs, values);
         topologyProblems(connectorConfigs, values, VStreamCoordinatorConnectorConfig.SHARDS,
                 "online-ddl".equalsIgnoreCase(workflow) ? TopologyCheck.Coverage.WHOLE_KEY_SPACE
                         : TopologyCheck.Coverage.NO_OVERLAP);
@@ -73,6 +74,23 @@ public class VStreamCoordinatorConnector extends SourceConnector {
             ReshardPreflight.validateConfig(connectorConfigs, values);
         }
         return config;
+    }
+
+    /** Each replica to watch must be {@code <host>:<port>}. */
+    private static void replicaProblems(Map<String, String> props,
+                                        Map<String, org.apache.kafka.common.config.ConfigValue> values) {
+        String list = props.getOrDefault(VStreamCoordinatorConnectorConfig.THROTTLE_REPLICAS, "");
+        for (String r : list.split(",")) {
+            if (r.isBlank()) {
+                continue;
+            }
+            try {
+                io.vstream.connect.core.topology.ShardAddress.parse("-=" + r.strip());
+            } catch (IllegalArgumentException e) {
+                values.get(VStreamCoordinatorConnectorConfig.THROTTLE_REPLICAS).addErrorMessage("'" + r.strip()
+                        + "' is not <host>:<port>: " + e.getMessage());
+            }
+        }
     }
 
     /** The watch needs both its URL and its connectors, and the URL must be http(s). */

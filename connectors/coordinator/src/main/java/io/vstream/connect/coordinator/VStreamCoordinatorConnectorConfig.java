@@ -50,6 +50,14 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
     public static final String DDL_MIGRATION = "ddl.migration";
     public static final String DDL_ALLOW_NEW_UNIQUE = "ddl.allow.new.unique.key";
     public static final String DDL_GHOST_FORMAT = "ddl.ghost.name.format";
+    public static final String DDL_COPY_METHOD = "ddl.copy.method";
+    public static final String DDL_COPY_THREADS = "ddl.copy.threads";
+    public static final String DDL_COPY_CHUNK_TARGET_MS = "ddl.copy.chunk.target.ms";
+    public static final String DDL_COPY_CHUNK_MAX_ROWS = "ddl.copy.chunk.max.rows";
+    public static final String DDL_COPY_MAX_ROWS_PER_SECOND = "ddl.copy.max.rows.per.second";
+    public static final String DDL_COPY_PAUSED = "ddl.copy.paused";
+    public static final String THROTTLE_REPLICAS = "throttle.replicas";
+    public static final String THROTTLE_MAX_REPLICA_LAG_MS = "throttle.max.replica.lag.ms";
     public static final String CUTOVER_MODE = "cutover.mode";
     public static final String CUTOVER_LOCK_TIMEOUT_MS = "cutover.lock.timeout.ms";
     public static final String CUTOVER_MAX_ATTEMPTS = "cutover.max.attempts";
@@ -209,6 +217,40 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
         def.define(DDL_GHOST_FORMAT, Type.STRING, "_${table}_gho", new ConfigDef.NonEmptyString(), Importance.LOW,
                 "Online DDL: the ghost table's name; ${table} is replaced.", GROUP_DDL, ++o, Width.MEDIUM,
                 "Ghost table name");
+        def.define(DDL_COPY_METHOD, Type.STRING, "server", ConfigDef.CaseInsensitiveValidString.in("server", "stream"),
+                Importance.MEDIUM, "Online DDL: how the ghost is filled with the table's existing rows. 'server'"
+                        + " (default): the coordinator copies them on each shard itself, chunk by chunk with INSERT"
+                        + " ... SELECT through the column mapping, and only the changes travel through Kafka: deploy"
+                        + " the source with start.mode=current (a source that copies fails the workflow). 'stream':"
+                        + " the source's copy phase (start.mode=copy) sends every row through Kafka and the sink"
+                        + " writes it (the clone's and reshard's way; slower).", GROUP_DDL, ++o, Width.SHORT,
+                "Copy method");
+        def.define(DDL_COPY_THREADS, Type.INT, 2, ConfigDef.Range.between(1, 32), Importance.LOW,
+                "Online DDL, server copy: key ranges copied at once on each shard, each on its own connection.",
+                GROUP_DDL, ++o, Width.SHORT, "Copy threads per shard");
+        def.define(DDL_COPY_CHUNK_TARGET_MS, Type.LONG, 200L, ConfigDef.Range.between(10, 60_000), Importance.LOW,
+                "Online DDL, server copy: the time a chunk should take; its size adapts to it. A chunk holds shared"
+                        + " locks on its rows of the original until it commits, so this bounds how long a write to a"
+                        + " row being copied may wait.", GROUP_DDL, ++o, Width.SHORT, "Copy chunk target (ms)");
+        def.define(DDL_COPY_CHUNK_MAX_ROWS, Type.INT, 100_000, ConfigDef.Range.between(
+                        io.vstream.connect.coordinator.copy.GhostCopySettings.MIN_CHUNK_ROWS, 10_000_000),
+                Importance.LOW, "Online DDL, server copy: the largest chunk, in rows.", GROUP_DDL, ++o, Width.SHORT,
+                "Copy chunk max rows");
+        def.define(DDL_COPY_MAX_ROWS_PER_SECOND, Type.LONG, 0L, ConfigDef.Range.atLeast(0), Importance.LOW,
+                "Online DDL, server copy: at most this many rows per second on each shard; 0 (default): no cap.",
+                GROUP_DDL, ++o, Width.SHORT, "Copy max rows/s");
+        def.define(DDL_COPY_PAUSED, Type.BOOLEAN, false, Importance.LOW,
+                "Online DDL, server copy: true holds the copy on every shard (a manual throttle, with the reason in"
+                        + " the status) until it is set back to false; the change stream goes on meanwhile.",
+                GROUP_DDL, ++o, Width.SHORT, "Copy paused");
+        def.define(THROTTLE_REPLICAS, Type.LIST, "", Importance.LOW,
+                "Online DDL, server copy: replicas (<host>:<port>, reached with source.user) whose lag holds the copy"
+                        + " back: while any lags more than throttle.max.replica.lag.ms, or does not replicate, the"
+                        + " copy waits on every shard, with the reason in the status. (The source's copy has its own"
+                        + " throttle.replicas.)", GROUP_DDL, ++o, Width.LONG, "Throttle: replicas");
+        def.define(THROTTLE_MAX_REPLICA_LAG_MS, Type.LONG, 5_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
+                "Online DDL, server copy: the replica lag above which the copy waits.", GROUP_DDL, ++o, Width.SHORT,
+                "Throttle: max replica lag (ms)");
         def.define(CUTOVER_MODE, Type.STRING, "all-at-once",
                 ConfigDef.CaseInsensitiveValidString.in("all-at-once", "per-shard"), Importance.MEDIUM,
                 "Online DDL: 'all-at-once' locks the table on every shard, then swaps all; 'per-shard' swaps each"
@@ -222,7 +264,8 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
                 "Cut-over attempts");
         def.define(THROTTLE_MAX_APPLIER_LAG_MS, Type.LONG, 30_000L, ConfigDef.Range.atLeast(0), Importance.MEDIUM,
                 "Online DDL: while a shard's applier is more than this far behind what the source copied or streamed"
-                        + " (the age of the last record it applied), the source's copy on that shard waits"
+                        + " (the age of the last record it applied), the copy on that shard (the server copy, or the"
+                        + " source's with ddl.copy.method=stream) waits"
                         + " (throttled, with the reason in the status) so the backlog does not grow. 0 disables it.",
                 GROUP_DDL, ++o, Width.SHORT, "Throttle: max applier lag (ms)");
         def.define(CUTOVER_TEST_CRASH_AT_STEP, Type.INT, 0, ConfigDef.Range.between(0, 7), Importance.LOW,
@@ -355,6 +398,39 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
 
     public boolean allowNewUniqueKey() {
         return getBoolean(DDL_ALLOW_NEW_UNIQUE);
+    }
+
+    /** Whether the coordinator fills the ghost on each shard itself (ddl.copy.method=server). */
+    public boolean serverCopy() {
+        return "server".equalsIgnoreCase(getString(DDL_COPY_METHOD));
+    }
+
+    public io.vstream.connect.coordinator.copy.GhostCopySettings ghostCopy() {
+        return new io.vstream.connect.coordinator.copy.GhostCopySettings(getInt(DDL_COPY_THREADS),
+                Duration.ofMillis(getLong(DDL_COPY_CHUNK_TARGET_MS)), getInt(DDL_COPY_CHUNK_MAX_ROWS),
+                getLong(DDL_COPY_MAX_ROWS_PER_SECOND));
+    }
+
+    /** Whether the operator holds the server copy (ddl.copy.paused). */
+    public boolean copyPaused() {
+        return getBoolean(DDL_COPY_PAUSED);
+    }
+
+    /** The replicas whose lag holds the server copy back, reached with the source account. */
+    public List<Endpoint> throttleReplicas() {
+        List<Endpoint> out = new java.util.ArrayList<>();
+        for (String r : getList(THROTTLE_REPLICAS)) {
+            if (!r.isBlank()) {
+                io.vstream.connect.core.topology.ShardAddress a = io.vstream.connect.core.topology.ShardAddress.parse(
+                        "-=" + r.strip());
+                out.add(new Endpoint(a.host(), a.port(), getString(SOURCE_USER), getPassword(SOURCE_PASSWORD)));
+            }
+        }
+        return out;
+    }
+
+    public Duration throttleMaxReplicaLag() {
+        return Duration.ofMillis(getLong(THROTTLE_MAX_REPLICA_LAG_MS));
     }
 
     public String ghostName(String table) {

@@ -194,6 +194,9 @@ public class VStreamCoordinatorTask extends SourceTask {
 
     @Override
     public void stop() {
+        if (workflow != null) {
+            workflow.close();
+        }
         LOG.info("Coordinator of workflow '{}' stopping in state {}", workflowName, status == null ? "?" : status.state());
     }
 }

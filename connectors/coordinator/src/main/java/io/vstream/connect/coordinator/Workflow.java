@@ -15,4 +15,8 @@ interface Workflow {
 
     /** What the last round measured. */
     StatusRecords.Progress progress();
+
+    /** Releases what the workflow runs besides its rounds (threads, connections); the task is stopping. */
+    default void close() {
+    }
 }

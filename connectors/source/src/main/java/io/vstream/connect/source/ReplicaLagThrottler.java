@@ -1,10 +1,9 @@
 package io.vstream.connect.source;
 
+import io.vstream.connect.core.throttle.ReplicaLag;
 import io.vstream.connect.core.topology.ShardAddress;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import org.slf4j.Logger;
@@ -35,13 +34,9 @@ final class ReplicaLagThrottler {
     /** Why the copy should wait now, or {@code null} to go on. */
     String reason() {
         for (ShardAddress r : replicas) {
-            Long lagSeconds = measure(r);
-            if (lagSeconds == null) {
-                return "replica " + r.host() + ":" + r.port() + " is unreachable or not replicating";
-            }
-            if (lagSeconds * 1000 > maxLag.toMillis()) {
-                return "replica " + r.host() + ":" + r.port() + " lags " + lagSeconds + " s (max "
-                        + maxLag.toMillis() + " ms)";
+            String why = ReplicaLag.reason(r.host() + ":" + r.port(), measure(r), maxLag);
+            if (why != null) {
+                return why;
             }
         }
         return null;
@@ -68,15 +63,8 @@ final class ReplicaLagThrottler {
     }
 
     private Long measure(ShardAddress replica) {
-        try (Connection c = ShardConnections.open(replica, user, password, 5000);
-             Statement st = c.createStatement()) {
-            try (ResultSet rs = st.executeQuery("SHOW SLAVE STATUS")) {
-                if (!rs.next()) {
-                    return null;
-                }
-                long lag = rs.getLong("Seconds_Behind_Master");
-                return rs.wasNull() ? null : lag;
-            }
+        try (Connection c = ShardConnections.open(replica, user, password, 5000)) {
+            return ReplicaLag.secondsBehind(c);
         } catch (SQLException e) {
             return null;
         }

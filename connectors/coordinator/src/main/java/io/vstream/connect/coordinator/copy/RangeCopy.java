@@ -1,0 +1,241 @@
+package io.vstream.connect.coordinator.copy;
+
+import io.vstream.connect.core.error.ErrorClassifier;
+import io.vstream.connect.core.position.GtidPosition;
+import io.vstream.connect.core.position.LastPk;
+import io.vstream.connect.core.sql.ValueBinder;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Copies one key range of the original into the ghost on the shard, chunk after chunk on its own connection: each
+ * chunk is one transaction that finds the chunk's upper key, runs the {@code INSERT ... SELECT} and records the new
+ * last key and the rows it added in {@link GhostCopyState}. The chunk's size adapts to the target time
+ * ({@link ChunkSizer}); it waits while the copy is throttled and keeps to the rate cap. A deadlock, a lock wait timeout
+ * or a lost connection is retried (from the state on the shard, so a chunk whose commit was lost is not copied twice).
+ * When the ghost has unique keys besides the shared one, a chunk that left a row out is tried again once the applier
+ * has applied what the server had committed then (the stream may hold the change that frees the value); a row that
+ * stays out fails the copy with the server's error for it, naming the key. Anything else the server refuses (a value
+ * the new type cannot hold) fails the copy at once with the server's error.
+ */
+final class RangeCopy {
+    private static final Logger LOG = LoggerFactory.getLogger(RangeCopy.class);
+    private static final int LOCK_WAIT_TIMEOUT_S = 10;
+    private static final int MAX_UNIQUE_CONFLICTS = 3;
+    private static final long MAX_BACKOFF_MS = 10_000;
+    private static final long APPLIER_WAIT_MS = 600_000;
+
+    private final GhostCopier copier;
+    private final GhostCopyStatements sql;
+    private final int rangeNo;
+    private final ChunkSizer sizer;
+    private int conflicts;
+
+    RangeCopy(GhostCopier copier, GhostCopyState.Range range) {
+        this.copier = copier;
+        this.sql = copier.statements();
+        this.rangeNo = range.no();
+        GhostCopySettings s = copier.settings();
+        this.sizer = new ChunkSizer(s.chunkTarget().toNanos(), s.maxChunkRows());
+    }
+
+    void run() throws InterruptedException {
+        long backoff = 100;
+        int failures = 0;
+        while (!copier.stopped()) {
+            try (Connection c = copier.connections().open()) {
+                prepare(c);
+                copyRange(c);
+                return;
+            } catch (SQLException e) {
+                if (copier.stopped()) {
+                    return;
+                }
+                String fatal = fatal(e);
+                if (fatal != null) {
+                    copier.fail(fatal);
+                    return;
+                }
+                failures++;
+                LOG.warn("Migration {}: shard {}: key range {}: a chunk failed ({}); retrying in {} ms (attempt {})",
+                        copier.plan().migration(), copier.shard(), rangeNo, e.toString(), backoff, failures);
+                Thread.sleep(backoff);
+                backoff = Math.min(MAX_BACKOFF_MS, backoff * 2);
+            }
+        }
+    }
+
+    /** The session a chunk needs: read committed (no gap locks), a bounded row-lock wait, the applier's SQL mode. */
+    private static void prepare(Connection c) throws SQLException {
+        try (Statement st = c.createStatement()) {
+            st.execute("SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED");
+            st.execute("SET SESSION innodb_lock_wait_timeout = " + LOCK_WAIT_TIMEOUT_S);
+            st.execute("SET SESSION sql_mode = 'STRICT_TRANS_TABLES,STRICT_ALL_TABLES,NO_ENGINE_SUBSTITUTION'");
+            st.execute("SET SESSION time_zone = '+00:00'");
+        }
+        c.setAutoCommit(false);
+    }
+
+    private void copyRange(Connection c) throws SQLException, InterruptedException {
+        GhostCopyState.Range range = reload(c);
+        LastPk last = range.last();
+        List<Object> end = range.end() == null ? null : range.end().values();
+        boolean done = range.done();
+        while (!done && !copier.stopped()) {
+            copier.awaitGo();
+            if (copier.stopped()) {
+                return;
+            }
+            int size = sizer.size();
+            long begin = System.nanoTime();
+            LastPk upper = boundary(c, last, end, size);
+            boolean full = upper != null;
+            List<Object> to = full ? upper.values() : end;
+            List<Object> from = last == null ? null : last.values();
+            int rows;
+            try (PreparedStatement ps = c.prepareStatement(sql.insert(last != null, to != null))) {
+                bind(ps, GhostCopyStatements.rangeArgs(from, to));
+                rows = ps.executeUpdate();
+            }
+            if (copier.checkMissing()) {
+                LastPk lacking = missing(c, from, to);
+                if (lacking != null) {
+                    c.rollback();
+                    keptOut(c, lacking);
+                    continue;
+                }
+            }
+            LastPk next = full ? upper : range.end() != null ? range.end() : last;
+            GhostCopyState.advance(c, copier.stateDb(), copier.plan().migration(), copier.plan().table(), rangeNo,
+                    next, rows, !full);
+            c.commit();
+            conflicts = 0;
+            if (full) {
+                sizer.observe(size, System.nanoTime() - begin);
+            }
+            last = next;
+            done = !full;
+            copier.pace(rows);
+        }
+    }
+
+    /** The key {@code size} rows after {@code last} within the range, or null when the range ends sooner. */
+    private LastPk boundary(Connection c, LastPk last, List<Object> end, int size) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql.boundary(last != null, end != null, size))) {
+            bind(ps, GhostCopyStatements.rangeArgs(last == null ? null : last.values(), end));
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? copier.keyOf(rs) : null;
+            }
+        }
+    }
+
+    private GhostCopyState.Range reload(Connection c) throws SQLException {
+        for (GhostCopyState.Range r : GhostCopyState.load(c, copier.stateDb(), copier.plan().migration())) {
+            if (r.no() == rangeNo) {
+                c.commit();
+                return r;
+            }
+        }
+        throw new SQLException("the copy state of migration " + copier.plan().migration() + " has no key range "
+                + rangeNo + " (was the migration cancelled?)");
+    }
+
+    /** A row of the chunk the ghost lacks after it (another unique key kept it out), or null. */
+    private LastPk missing(Connection c, List<Object> from, List<Object> to) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql.missing(from != null, to != null))) {
+            bind(ps, GhostCopyStatements.rangeArgs(from, to));
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? copier.keyOf(rs) : null;
+            }
+        }
+    }
+
+    /**
+     * A unique key of the ghost other than the shared one kept a row of the chunk out. That can pass: the stream may
+     * hold the change that frees the value, so the chunk is tried again once the applier has applied what the server
+     * had committed then. After {@value #MAX_UNIQUE_CONFLICTS} such tries the row is copied on its own with a plain
+     * INSERT, whose error names the key; that error ends the copy.
+     */
+    private void keptOut(Connection c, LastPk row) throws SQLException, InterruptedException {
+        if (++conflicts > MAX_UNIQUE_CONFLICTS) {
+            try (PreparedStatement ps = c.prepareStatement(sql.insertOne())) {
+                bind(ps, row.values());
+                ps.executeUpdate();
+            } finally {
+                c.rollback();
+            }
+            conflicts = 0; // it went in on its own: the value was freed meanwhile; the next try copies the chunk
+            return;
+        }
+        String committed = "MariaDB/" + one(c, "SELECT @@GLOBAL.gtid_binlog_pos");
+        c.commit();
+        LOG.info("Migration {}: shard {}: key range {}: a unique key of the ghost kept a row out; trying again once"
+                + " the applier has applied {}", copier.plan().migration(), copier.shard(), rangeNo, committed);
+        long deadline = System.currentTimeMillis() + APPLIER_WAIT_MS;
+        GtidPosition target = GtidPosition.parse(committed);
+        while (!copier.stopped() && System.currentTimeMillis() < deadline) {
+            String applied = copier.applied().read(c);
+            c.commit();
+            if (applied != null && GtidPosition.parse(applied).contains(target)) {
+                return;
+            }
+            Thread.sleep(200);
+        }
+    }
+
+    /** The name of the key a duplicate-entry message names ("... for key 'u_sku'"; MySQL 8: 'table.u_sku'). */
+    static String duplicateKey(String message) {
+        if (message == null) {
+            return null;
+        }
+        int at = message.lastIndexOf("for key '");
+        if (at < 0) {
+            return null;
+        }
+        int from = at + "for key '".length();
+        int to = message.indexOf('\'', from);
+        String key = to < 0 ? message.substring(from) : message.substring(from, to);
+        int dot = key.lastIndexOf('.');
+        return dot < 0 ? key : key.substring(dot + 1);
+    }
+
+    /** The reason a failure ends the copy, or null when it is worth another try. */
+    private String fatal(SQLException e) {
+        if (e.getErrorCode() == 1062) {
+            String key = duplicateKey(e.getMessage());
+            return "rows of " + copier.plan().table() + " cannot go into " + copier.plan().ghostTable() + ": a"
+                    + " duplicate on its unique key " + (key == null ? "?" : "'" + key + "'") + " (error 1062), also"
+                    + " after the applier caught up; the original table is untouched: remove the duplicates or drop"
+                    + " the unique key from the ALTER, cancel and start the migration again";
+        }
+        if (ErrorClassifier.isAccessDenied(e)) {
+            return "the server refused the copy: " + e.getMessage() + " (error " + e.getErrorCode() + "); grant the"
+                    + " coordinator's account what it names (docs/online-ddl.md lists the grants)";
+        }
+        if (ErrorClassifier.isRetriable(e)) {
+            return null;
+        }
+        return "the server refused rows of " + copier.plan().table() + " for " + copier.plan().ghostTable() + ": "
+                + e.getMessage() + " (error "
+                + e.getErrorCode() + "); the original table is untouched: fix the ALTER (or the rows it cannot"
+                + " hold), cancel and start the migration again";
+    }
+
+    private static String one(Connection c, String query) throws SQLException {
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(query)) {
+            return rs.next() ? rs.getString(1) : null;
+        }
+    }
+
+    private static void bind(PreparedStatement ps, List<Object> args) throws SQLException {
+        for (int i = 0; i < args.size(); i++) {
+            ValueBinder.bind(ps, i + 1, args.get(i));
+        }
+    }
+}
