@@ -270,6 +270,13 @@ final class OnlineDdlWorkflow implements Workflow {
             return status.state() == WorkflowState.COPYING ? status : status.to(WorkflowState.COPYING);
         }
         if (maxLagMs == null || maxLagMs > config.readyMaxLagTime().toMillis()) {
+            long now = System.nanoTime();
+            if (now - progressLoggedAt >= LOG_PROGRESS_EVERY_NANOS) {
+                progressLoggedAt = now;
+                LOG.info("Workflow {}: catching up: the slowest applier is {} behind (ready within {} ms); applied"
+                        + " {}", workflow, maxLagMs == null ? "an unknown time" : maxLagMs + " ms",
+                        config.readyMaxLagTime().toMillis(), String.join(" ", applied));
+            }
             return status.state() == WorkflowState.CATCHING_UP ? status : status.to(WorkflowState.CATCHING_UP);
         }
         if (config.postponed()) {

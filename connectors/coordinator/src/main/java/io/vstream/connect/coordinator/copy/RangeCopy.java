@@ -106,7 +106,6 @@ final class RangeCopy {
             if (copier.checkMissing()) {
                 LastPk lacking = missing(c, from, to);
                 if (lacking != null) {
-                    c.rollback();
                     keptOut(c, lacking);
                     continue;
                 }
@@ -157,10 +156,11 @@ final class RangeCopy {
     }
 
     /**
-     * A unique key of the ghost other than the shared one kept a row of the chunk out. That can pass: the stream may
-     * hold the change that frees the value, so the chunk is tried again once the applier has applied what the server
-     * had committed then. After {@value #MAX_UNIQUE_CONFLICTS} such tries the row is copied on its own with a plain
-     * INSERT, whose error names the key; that error ends the copy.
+     * A unique key of the ghost other than the shared one kept a row of the chunk out (the chunk's transaction is
+     * still open). That can pass: the stream may hold the change that frees the value, so the chunk is rolled back and
+     * tried again once the applier has applied what the server had committed then. After
+     * {@value #MAX_UNIQUE_CONFLICTS} such tries the row is inserted on its own with a plain INSERT within the chunk,
+     * whose error names the key and ends the copy.
      */
     private void keptOut(Connection c, LastPk row) throws SQLException, InterruptedException {
         if (++conflicts > MAX_UNIQUE_CONFLICTS) {
@@ -170,9 +170,10 @@ final class RangeCopy {
             } finally {
                 c.rollback();
             }
-            conflicts = 0; // it went in on its own: the value was freed meanwhile; the next try copies the chunk
+            conflicts = 0; // it went in after all: the value was freed meanwhile; the next try copies the chunk
             return;
         }
+        c.rollback();
         String committed = "MariaDB/" + one(c, "SELECT @@GLOBAL.gtid_binlog_pos");
         c.commit();
         LOG.info("Migration {}: shard {}: key range {}: a unique key of the ghost kept a row out; trying again once"
