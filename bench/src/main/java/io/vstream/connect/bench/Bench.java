@@ -89,7 +89,10 @@ public final class Bench {
                         }
                         case "copy" -> new CopyScenario(shards, options, runId).run();
                         case "clone" -> List.of(new CloneScenario(shards, options, runId).run());
-                        default -> List.of(new DdlScenario(shards, options, runId).run());
+                        case "ddl" -> List.of(new DdlScenario(shards, options, runId, DdlAlter.TYPE_CHANGE).run());
+                        case "ddl-instant" -> List.of(new DdlScenario(shards, options, runId, DdlAlter.ADD_COLUMN)
+                                .run());
+                        default -> throw new IllegalStateException("unknown scenario " + name);
                     });
                 } catch (Exception e) {
                     say(name + ": FAILED: " + e);
@@ -103,7 +106,7 @@ public final class Bench {
         setup.put("MariaDB", "one mariadbd started by the benchmark (test-support's MariaDbShards: binlog ROW, FULL"
                 + " row image, binlog_row_metadata=FULL, strict GTIDs) with " + String.join(", ", SHARD_CONFIG)
                 + "; us and peer read the same server (the clone scenario starts a second one as its target; the ddl"
-                + " scenario alters a fresh table on it for every run)");
+                + " scenarios alter a fresh table on it for every run)");
         setup.putAll(clusterSettings());
         setup.put("converter", SourceRun.converterDescription(options.converter()) + ", set on the connector");
         Report report = new Report(started, options, machine, setup, results, errors, footprint);
@@ -122,10 +125,11 @@ public final class Bench {
             if (Report.hasWrites(r)) {
                 Stats usP99 = DdlScenario.stat(r.valid(true), WriteWindow::p99Ms);
                 Stats peerP99 = DdlScenario.stat(r.valid(false), WriteWindow::p99Ms);
+                String target = r.hasRatioTarget() ? String.format(java.util.Locale.ROOT, "target at most %.2f: %s",
+                        r.targetRatio(), verdict) : "reported, no target";
                 say(String.format(java.util.Locale.ROOT, "%s: us %.2f s, peer %.2f s, median ratio us/peer (time)"
-                                + " %.3f (target at most %.2f: %s); write p99 us %.1f ms, peer %.1f ms", r.name(),
-                        r.usSeconds().median(), r.peerSeconds().median(), ratio.median(), r.targetRatio(), verdict,
-                        usP99.median(), peerP99.median()));
+                                + " %.3f (%s); write p99 us %.1f ms, peer %.1f ms", r.name(), r.usSeconds().median(),
+                        r.peerSeconds().median(), ratio.median(), target, usP99.median(), peerP99.median()));
                 for (ScenarioResult.Check c : r.checks()) {
                     say("  " + c.target() + ": " + (c.met() == null ? "no result" : c.met() ? "met" : "not met") + " ("
                             + c.detail() + ")");

@@ -6,8 +6,8 @@ import java.util.Locale;
 import java.util.List;
 
 /**
- * The command line of the benchmark: {@code [--scale tiny|small|medium] [--only cdc|copy|clone|ddl] [--pairs N]
- * [--warmup N] [--converter json-schemas|json] [--out DIR] [--run-timeout SECONDS]}.
+ * The command line of the benchmark: {@code [--scale tiny|small|medium] [--only cdc|copy|clone|ddl|ddl-instant]
+ * [--pairs N] [--warmup N] [--converter json-schemas|json] [--out DIR] [--run-timeout SECONDS]}.
  *
  * @param scale      how much data
  * @param scenarios  which scenarios to run
@@ -18,7 +18,7 @@ import java.util.List;
  * @param runTimeout the longest one run may take
  * @param converter  the connector's key and value converter: {@code json-schemas} (JsonConverter with schemas, the
  *                   worker default of the test harness) or {@code json} (JsonConverter without schemas); the clone
- *                   and ddl scenarios always use schemas (the sink needs them)
+ *                   and ddl scenarios (ddl, ddl-instant) always use schemas (the sink needs them)
  * @param jfr        whether the broker's and the worker's JVMs record a JFR profile (bench/run's {@code --jfr})
  * @param sourceProps settings added to the source connector's config in cdc and copy ({@code --source-prop K=V},
  *                    repeatable; e.g. {@code producer.override.batch.size=1048576}): for experiments, the report says
@@ -36,12 +36,12 @@ record BenchOptions(Scale scale, List<String> scenarios, int pairs, int warmups,
                 && sourceProps.isEmpty() && pairs >= 3;
     }
 
-    static final String USAGE = "usage: bench/run [--scale tiny|small|medium] [--only cdc|copy|clone|ddl] [--pairs N]"
-            + " [--warmup N]"
+    static final String USAGE = "usage: bench/run [--scale tiny|small|medium] [--only cdc|copy|clone|ddl|ddl-instant]"
+            + " [--pairs N] [--warmup N]"
             + " [--converter json-schemas|json] [--out DIR] [--run-timeout SECONDS] [--jfr] [--source-prop KEY=VALUE]";
 
     /** Every scenario, in the order a default run runs them. */
-    static final List<String> SCENARIOS = List.of("cdc", "copy", "clone", "ddl");
+    static final List<String> SCENARIOS = List.of("cdc", "copy", "clone", "ddl", "ddl-instant");
 
     static BenchOptions parse(String... args) {
         Scale scale = Scale.SMALL;
@@ -63,7 +63,8 @@ record BenchOptions(Scale scale, List<String> scenarios, int pairs, int warmups,
                 case "--only" -> {
                     String s = require(a, v).toLowerCase(Locale.ROOT);
                     if (!SCENARIOS.contains(s)) {
-                        throw new IllegalArgumentException("--only must be cdc, copy, clone or ddl, was '" + s + "'");
+                        throw new IllegalArgumentException("--only must be cdc, copy, clone, ddl or ddl-instant, was '"
+                                + s + "'");
                     }
                     scenarios = List.of(s);
                 }

@@ -14,27 +14,32 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * The ddl scenario's table and its write load, made fresh for every run: a new database on the shard with test-support's
- * standard load table {@code orders (id BIGINT PRIMARY KEY, k INT NOT NULL, v VARCHAR(64) NULL, amount DECIMAL(12,2)
- * NOT NULL, updated DATETIME(6) NOT NULL, KEY k (k))} preloaded with N rows by a {@link WriteLoad} (same seed every
- * run, so every run alters the same rows), whose threads then write at a fixed rate for the run's window only. After
- * the run the table must have the new schema and hold every acknowledged write (the load's model), else the run is
- * invalid; then the database is dropped. Writes to the shard.
+ * The table of a ddl scenario and its write load, made fresh for every run: a new database on the shard with
+ * test-support's standard load table {@code orders (id BIGINT PRIMARY KEY, k INT NOT NULL, v VARCHAR(64) NULL, amount
+ * DECIMAL(12,2) NOT NULL, updated DATETIME(6) NOT NULL, KEY k (k))} preloaded with N rows by a {@link WriteLoad} (same
+ * seed every run, so every run alters the same rows), whose threads then write at a fixed rate for the run's window
+ * only. After the run the table must have the schema of the scenario's {@link DdlAlter} and hold every acknowledged
+ * write (the load's model), else the run is invalid; then the database is dropped. Writes to the shard.
  */
 final class DdlTable {
     static final String TABLE = "orders";
-    /** The ALTER every run makes: a column type change (a full table copy) and an index. */
-    static final String ALTER = "MODIFY amount DECIMAL(14,2) NOT NULL, ADD INDEX k_amount (k, amount)";
     static final double WRITES_PER_SECOND = 100;
     static final int THREADS = 4;
     static final long SEED = 9;
 
     private final MariaDbShards shards;
     private final int rows;
+    private final DdlAlter alter;
 
-    DdlTable(MariaDbShards shards, int rows) {
+    DdlTable(MariaDbShards shards, int rows, DdlAlter alter) {
         this.shards = shards;
         this.rows = rows;
+        this.alter = alter;
+    }
+
+    /** The ALTER every run makes, and the schema it checks. */
+    DdlAlter alter() {
+        return alter;
     }
 
     MariaDbServer server() {
@@ -69,7 +74,7 @@ final class DdlTable {
                 .transactionsPerSecond(WRITES_PER_SECOND).failOnError(false).seed(SEED).build();
         load.createTables().preload(rows);
         server.execute(db, "ANALYZE TABLE " + TABLE);
-        return new Run(server, db, load);
+        return new Run(server, db, load, alter);
     }
 
     /** One run's table and load. */
@@ -77,14 +82,16 @@ final class DdlTable {
         private final MariaDbServer server;
         private final String database;
         private final WriteLoad load;
+        private final DdlAlter alter;
         private boolean started;
         private WriteWindow window;
         private List<double[]> latencies = List.of();
 
-        Run(MariaDbServer server, String database, WriteLoad load) {
+        Run(MariaDbServer server, String database, WriteLoad load, DdlAlter alter) {
             this.server = server;
             this.database = database;
             this.load = load;
+            this.alter = alter;
         }
 
         String database() {
@@ -139,22 +146,26 @@ final class DdlTable {
         }
 
         /**
-         * Null when {@code orders} has the new schema (amount DECIMAL(14,2), index k_amount on (k, amount)) and holds
-         * every acknowledged write of the load, else what is wrong.
+         * Null when {@code orders} has the new schema (with {@code altered}: every {@link DdlAlter#schema()} fact
+         * holds, e.g. amount decimal(14,2) and index k_amount on (k, amount)) and holds every acknowledged write of
+         * the load, else what is wrong.
          */
         String verify(boolean altered) {
-            try {
-                String amount = server.queryString(database, "SELECT COLUMN_TYPE FROM information_schema.COLUMNS WHERE"
-                        + " TABLE_SCHEMA = ? AND TABLE_NAME = ? AND COLUMN_NAME = 'amount'", database, TABLE);
-                String index = server.queryString(database, "SELECT COALESCE(GROUP_CONCAT(COLUMN_NAME ORDER BY"
-                        + " SEQ_IN_INDEX), '') FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = ? AND"
-                        + " TABLE_NAME = ? AND INDEX_NAME = 'k_amount'", database, TABLE);
-                if (altered && (!"decimal(14,2)".equals(amount) || !"k,amount".equals(index))) {
-                    return "the table does not have the new schema (amount " + amount + ", index k_amount ("
-                            + index + "))";
+            if (altered) {
+                List<String> wrong = new java.util.ArrayList<>();
+                try {
+                    for (SchemaFact f : alter.schema()) {
+                        String problem = f.check(server, database, TABLE);
+                        if (problem != null) {
+                            wrong.add(problem);
+                        }
+                    }
+                } catch (IllegalStateException e) {
+                    return "the table cannot be read: " + e.getMessage();
                 }
-            } catch (IllegalStateException e) {
-                return "the table cannot be read: " + e.getMessage();
+                if (!wrong.isEmpty()) {
+                    return "the table does not have the new schema (" + String.join("; ", wrong) + ")";
+                }
             }
             try (Connection c = server.connect(database)) {
                 ComparisonResult r = load.verifyAgainst(c, TABLE);

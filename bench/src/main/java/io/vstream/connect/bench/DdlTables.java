@@ -6,17 +6,24 @@ import java.util.Locale;
 import java.util.function.ToDoubleFunction;
 
 /**
- * The Markdown tables of the ddl scenario (docs/benchmarks.md copies them): per counted pair the wall time, the write
- * latency p50 / p99 / max and the failed writes of both sides, our cut-over's write block and the ratio of the wall
- * times; then the runs outside the pairs (the load alone, the server's own ALTER). Writes text only.
+ * The Markdown tables of the ddl scenarios (docs/benchmarks.md copies them): per counted pair the wall time, the write
+ * latency p50 / p99 / max and the failed writes of both sides, our cut-over's write block (n/a in ddl instant, which
+ * has no cut-over) and the ratio of the wall times; then the runs outside the pairs (the load alone, the server's own
+ * ALTER). Writes text only.
  */
 final class DdlTables {
+    /** The settings key of a scenario whose runs of us have no cut-over (ddl instant): its block column says n/a. */
+    static final String NO_CUT_OVER = "cut-over write block";
+    private static final String NOT_APPLICABLE = "n/a";
+
     private DdlTables() {
     }
 
     static void write(StringBuilder o, ScenarioResult s) {
         String slow = "writes >= " + WriteWindow.SLOW_MS + " ms";
-        o.append("| ddl | us: ").append(Report.cellText(s.us())).append(" | writes p50 / p99 / max | ").append(slow)
+        boolean cutOver = !s.settings().containsKey(NO_CUT_OVER);
+        o.append("| ").append(Report.cellText(s.name())).append(" | us: ").append(Report.cellText(s.us()))
+                .append(" | writes p50 / p99 / max | ").append(slow)
                 .append(" | failed writes | cut-over write block | peer: ").append(Report.cellText(s.peer()))
                 .append(" | writes p50 / p99 / max | ").append(slow)
                 .append(" | failed writes | ratio us/peer (time) |\n");
@@ -25,7 +32,7 @@ final class DdlTables {
         for (ScenarioResult.Pair p : s.pairs()) {
             o.append("| pair ").append(i++).append(" | ").append(wall(p.us())).append(" | ").append(latency(p.us()))
                     .append(" | ").append(slow(p.us())).append(" | ").append(failed(p.us())).append(" | ")
-                    .append(block(p.us())).append(" | ").append(wall(p.peer())).append(" | ")
+                    .append(block(p.us(), cutOver)).append(" | ").append(wall(p.peer())).append(" | ")
                     .append(latency(p.peer())).append(" | ").append(slow(p.peer())).append(" | ")
                     .append(failed(p.peer())).append(" | ").append(p.valid() ? Report.ratio(s.ratio(p))
                             : p.peer().isUnavailable() ? "-" : "invalid").append(" |\n");
@@ -36,15 +43,19 @@ final class DdlTables {
         Stats peerWall = s.peerSeconds();
         Stats ratio = s.ratio();
         Stats block = DdlScenario.stat(us, WriteWindow::blockMs);
+        boolean noBlock = !cutOver
+                && us.stream().noneMatch(m -> m.writes() != null && m.writes().cutOverAttempts() > 0);
         o.append("| **median** | **").append(Report.secs(usWall.median())).append("** | **")
                 .append(latencies(us, Stats::median)).append("** | ").append(slowMedian(us)).append(" | ")
-                .append(failedSum(us)).append(" | **").append(ms(block.median())).append("** | **")
+                .append(failedSum(us)).append(" | ").append(noBlock ? NOT_APPLICABLE
+                        : "**" + ms(block.median()) + "**").append(" | **")
                 .append(Report.secs(peerWall.median())).append("** | **").append(latencies(peer, Stats::median))
                 .append("** | ").append(slowMedian(peer)).append(" | ").append(failedSum(peer)).append(" | **")
                 .append(Report.ratio(ratio.median())).append("** |\n");
         o.append("| min-max | ").append(Report.secs(usWall.min())).append(" - ").append(Report.secs(usWall.max()))
-                .append(" | ").append(p99Range(us)).append(" | | | ").append(ms(block.min())).append(" - ")
-                .append(ms(block.max())).append(" | ").append(Report.secs(peerWall.min())).append(" - ")
+                .append(" | ").append(p99Range(us)).append(" | | | ").append(noBlock ? ""
+                        : ms(block.min()) + " - " + ms(block.max())).append(" | ")
+                .append(Report.secs(peerWall.min())).append(" - ")
                 .append(Report.secs(peerWall.max())).append(" | ").append(p99Range(peer)).append(" | | | ")
                 .append(Report.ratio(ratio.min())).append(" - ").append(Report.ratio(ratio.max())).append(" |\n");
         o.append('\n');
@@ -97,8 +108,12 @@ final class DdlTables {
         return w == null ? "-" : String.format(Locale.ROOT, "%,d of %,d", w.failed(), w.commits() + w.failed());
     }
 
-    private static String block(Measurement m) {
+    /** The run's cut-over write block, "-" when unknown, n/a when the scenario has none and the run logged none. */
+    private static String block(Measurement m, boolean cutOver) {
         WriteWindow w = m.writes();
+        if (!cutOver && !m.isUnavailable() && (w == null || w.cutOverAttempts() == 0)) {
+            return NOT_APPLICABLE;
+        }
         if (w == null || Double.isNaN(w.blockMs())) {
             return "-";
         }

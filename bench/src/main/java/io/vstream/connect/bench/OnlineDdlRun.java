@@ -17,31 +17,38 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * "Us" in the ddl scenario: one online-DDL migration by the three connectors of docs/online-ddl.md, deployed together
- * on the Connect worker process (loaded from their plugin archives) as config-examples/online-ddl-*.json
- * configures them, on a single-shard keyspace ({@code -}): the coordinator ({@code workflow=online-ddl}), the source
- * ({@code start.mode=current}, the coordinator copying on the shard, {@code table.include.list=orders}, {@code heartbeat.interval.ms=200}) and the sink
- * ({@code mode=ghost}, {@code target.topology}, {@code ghost.migration}). Timed from the first deploy until the
- * coordinator's status record with state COMPLETE (its {@code ts_ms}, taken by the coordinator when the swap was
- * done); the status topic is read as it grows. The write load runs over the same window. The cut-over's write block is
- * read from the coordinator's log ({@link CutOverLog}). The connectors and their topics are deleted afterwards. Touches
- * the shard (as the connectors do) and the Connect cluster.
+ * "Us" in the ddl scenarios: one online-DDL migration of the scenario's ALTER ({@link DdlAlter}) by the three
+ * connectors of docs/online-ddl.md, deployed together on the Connect worker process (loaded from their plugin
+ * archives) as config-examples/online-ddl-*.json configures them, on a single-shard keyspace ({@code -}): the
+ * coordinator ({@code workflow=online-ddl}), the source ({@code start.mode=current}, the coordinator copying on the
+ * shard, {@code table.include.list=orders}, {@code heartbeat.interval.ms=200}) and the sink ({@code mode=ghost},
+ * {@code target.topology}, {@code ghost.migration}). Timed from the first deploy until the coordinator's status record
+ * with state COMPLETE (its {@code ts_ms}, taken by the coordinator when the swap was done); the status topic is read as
+ * it grows. The write load runs over the same window. The cut-over's write block is read from the coordinator's log
+ * ({@link CutOverLog}). When the ALTER can run with {@code ALGORITHM=INSTANT} ({@code ddl-instant}) the coordinator
+ * ({@code ddl.prefer.instant}, default true) runs it directly and reports COMPLETE with no ghost, copy or cut-over; the
+ * source and sink then have nothing to do, and the run ends at that record all the same. The connectors and their
+ * topics are deleted afterwards. Touches the shard (as the connectors do) and the Connect cluster.
  */
 final class OnlineDdlRun {
     static final String COORDINATOR_CLASS = "io.vstream.connect.coordinator.VStreamCoordinatorConnector";
     static final String SINK_CLASS = "io.vstream.connect.sink.VStreamSinkConnector";
     static final String JSON = "org.apache.kafka.connect.json.JsonConverter";
+    /** How the reason of the COMPLETE record starts when the coordinator ran the ALTER with ALGORITHM=INSTANT. */
+    static final String APPLIED_INSTANTLY = "applied instantly";
     private static final ObjectMapper STATUS_JSON = new ObjectMapper();
 
     private final ConnectProcesses connect;
     private final MariaDbServer server;
     private final String runPrefix;
+    private final DdlAlter alter;
     private int runs;
 
-    OnlineDdlRun(ConnectProcesses connect, MariaDbServer server, String runPrefix) {
+    OnlineDdlRun(ConnectProcesses connect, MariaDbServer server, String runPrefix, DdlAlter alter) {
         this.connect = connect;
         this.server = server;
         this.runPrefix = runPrefix;
+        this.alter = alter;
     }
 
     private String topology() {
@@ -50,7 +57,7 @@ final class OnlineDdlRun {
 
     /** config-examples/online-ddl-coordinator.json for one shard; other settings default. */
     Map<String, String> coordinatorConfig(String database, String migration, String sinkName, String statusTopic) {
-        return coordinatorConfig(topology(), database, DdlTable.TABLE, DdlTable.ALTER, migration, sinkName,
+        return coordinatorConfig(topology(), database, DdlTable.TABLE, alter.sql(), migration, sinkName,
                 statusTopic);
     }
 
@@ -224,11 +231,23 @@ final class OnlineDdlRun {
                     : "not COMPLETE within " + timeout.toSeconds() + " s") + " (" + phases + ")", writes);
         }
         double seconds = (done.tsMs() - t0) / 1000.0;
-        String note = phases + (blocks.attempts() == 0 ? "; no cut-over line in the coordinator's log"
+        String note = phases + (alter.instant() ? "; " + instantNote(done) : "")
+                + (blocks.attempts() == 0 ? (alter.instant() ? "" : "; no cut-over line in the coordinator's log")
                 : "; coordinator: " + blocks.lines());
         String wrong = table.verify(true);
         return wrong == null ? new Measurement("us", seconds, rows, rows, Double.NaN, true, note, writes)
                 : new Measurement("us", seconds, 0, rows, Double.NaN, false, wrong + " (" + note + ")", writes);
+    }
+
+    /**
+     * Whether the coordinator ran the ALTER with ALGORITHM=INSTANT, from the COMPLETE record's reason: it starts with
+     * {@value #APPLIED_INSTANTLY} then (and the run has no cut-over), else the workflow took the copy path.
+     */
+    static String instantNote(Status complete) {
+        String reason = complete.reason() == null ? "" : complete.reason();
+        return reason.startsWith(APPLIED_INSTANTLY) ? APPLIED_INSTANTLY + " (the COMPLETE record's reason), no"
+                + " cut-over" : "not applied instantly: the workflow copied the table (the COMPLETE record's reason: "
+                + (reason.isEmpty() ? "none" : reason) + ")";
     }
 
     /** When the workflow first reached each state, in seconds from the deploy. */

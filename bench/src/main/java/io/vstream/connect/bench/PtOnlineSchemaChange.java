@@ -11,8 +11,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * "Peer" of the ddl scenario: {@code pt-online-schema-change} (percona-toolkit; bench/run installs Debian's package
- * when it is missing) making the same ALTER on the same table under the same write load:
+ * "Peer" of the ddl scenarios: {@code pt-online-schema-change} (percona-toolkit; bench/run installs Debian's package
+ * when it is missing) making the scenario's ALTER ({@link DdlAlter}) on the same table under the same write load:
  * {@code pt-online-schema-change --alter "<ALTER>" --execute --recursion-method=none D=<db>,t=orders,h=127.0.0.1,P=<port>,u=root},
  * its other options default (chunks sized to {@code --chunk-time 0.5}, the old table dropped after the swap). Timed
  * from the process start to its exit (exit 0 required); the write load runs over the same window. When the tool is
@@ -22,13 +22,15 @@ final class PtOnlineSchemaChange {
     static final String BINARY = "pt-online-schema-change";
 
     private final MariaDbServer server;
+    private final String alter;
     private final Path output;
     private final String version;
     private final String unavailable;
 
-    PtOnlineSchemaChange(MariaDbServer server, Path workDir) {
+    PtOnlineSchemaChange(MariaDbServer server, Path workDir, DdlAlter alter) {
         this.server = server;
-        this.output = workDir.resolve("ddl-pt-osc.out");
+        this.alter = alter.sql();
+        this.output = workDir.resolve(alter.scenario() + "-pt-osc.out");
         String v = null;
         String why = null;
         try {
@@ -65,7 +67,7 @@ final class PtOnlineSchemaChange {
         List<String> c = new ArrayList<>();
         c.add(BINARY);
         c.add("--alter");
-        c.add(DdlTable.ALTER);
+        c.add(alter);
         c.add("--execute");
         c.add("--recursion-method=none");
         c.add("D=" + database + ",t=" + DdlTable.TABLE + ",h=" + server.host() + ",P=" + server.port() + ",u="

@@ -205,9 +205,31 @@ final class Report {
                 .append(" - ").append(ratio(ratio.max())).append(" |\n");
     }
 
-    /** The target lines of one scenario: its ratio's and its other checks'. */
+    /** The target lines of one scenario: its ratio's (or the ratio alone, when it has no target) and its checks'. */
     static void verdicts(StringBuilder o, ScenarioResult s) {
         Stats ratio = s.ratio();
+        if (!s.hasRatioTarget()) {
+            o.append(s.goal() == ScenarioResult.Goal.TIME ? "Ratio us/peer (time), reported, no target: "
+                    : "Ratio us/peer, reported, no target: ");
+            if (s.peerMissing() != null) {
+                o.append("no result: the peer is unavailable (").append(s.peerMissing()).append(").\n");
+            } else if (ratio.count() == 0) {
+                o.append("no result (no valid pair).\n");
+            } else {
+                o.append("median ").append(ratio(ratio.median())).append(" (min-max ").append(ratio(ratio.min()))
+                        .append(" - ").append(ratio(ratio.max())).append(").\n");
+            }
+        } else {
+            ratioVerdict(o, s, ratio);
+        }
+        for (ScenarioResult.Check c : s.checks()) {
+            o.append("Target: ").append(c.target()).append(": ")
+                    .append(c.met() == null ? "**no result**" : c.met() ? "**met**" : "**not met**")
+                    .append(" (").append(c.detail()).append(").\n");
+        }
+    }
+
+    private static void ratioVerdict(StringBuilder o, ScenarioResult s, Stats ratio) {
         o.append(s.goal() == ScenarioResult.Goal.TIME ? "Target: us <= " + f2(s.targetRatio()) + "x peer's time: "
                 : "Target: us >= " + f2(s.targetRatio()) + "x peer: ");
         if (s.peerMissing() != null && s.complete()) {
@@ -217,11 +239,6 @@ final class Report {
         } else {
             o.append(s.ratioMet() ? "**met**" : "**not met**").append(" (median ratio ").append(ratio(ratio.median()))
                     .append(").\n");
-        }
-        for (ScenarioResult.Check c : s.checks()) {
-            o.append("Target: ").append(c.target()).append(": ")
-                    .append(c.met() == null ? "**no result**" : c.met() ? "**met**" : "**not met**")
-                    .append(" (").append(c.detail()).append(").\n");
         }
     }
 
@@ -287,7 +304,7 @@ final class Report {
         return note.isEmpty() ? failures : failures.isEmpty() ? note : note + "; " + failures;
     }
 
-    /** Whether the scenario's runs had a write load beside them (ddl): then its table shows the writes. */
+    /** Whether the scenario's runs had a write load beside them (ddl, ddl instant): then its table shows the writes. */
     static boolean hasWrites(ScenarioResult s) {
         return s.pairs().stream().anyMatch(p -> p.us().writes() != null);
     }
@@ -356,12 +373,15 @@ final class Report {
             n.put("unit", s.unit());
             n.put("us", s.us());
             n.put("peer", s.peer());
-            n.put("target_ratio", s.targetRatio());
-            n.put("target_compares", s.goal() == ScenarioResult.Goal.TIME
-                    ? "seconds, us/peer at most target_ratio" : "rates, us/peer at least target_ratio");
+            number(n, "target_ratio", s.targetRatio());
+            n.put("target_compares", compares(s));
             n.put("complete", s.complete());
             n.put("target_met", s.targetMet());
-            n.put("ratio_target_met", s.ratioMet());
+            if (s.hasRatioTarget()) {
+                n.put("ratio_target_met", s.ratioMet());
+            } else {
+                n.putNull("ratio_target_met");
+            }
             if (s.peerMissing() != null) {
                 n.put("peer_unavailable", s.peerMissing());
             }
@@ -430,6 +450,16 @@ final class Report {
         ArrayNode err = root.putArray("errors");
         errors.forEach(err::add);
         return root;
+    }
+
+    /** What the ratio of the scenario compares, and against what target. */
+    private static String compares(ScenarioResult s) {
+        String what = s.goal() == ScenarioResult.Goal.TIME ? "seconds" : "rates";
+        if (!s.hasRatioTarget()) {
+            return what + ", us/peer reported with no target (the targets are the checks)";
+        }
+        return what + (s.goal() == ScenarioResult.Goal.TIME ? ", us/peer at most target_ratio"
+                : ", us/peer at least target_ratio");
     }
 
     private static void pairs(ArrayNode out, List<ScenarioResult.Pair> pairs, ScenarioResult s) {

@@ -10,19 +10,22 @@ import java.util.Map;
  * side (median, min-max over the valid runs) and the ratio us/peer pair by pair, of rates or of times as the
  * scenario's {@link Goal} says.
  *
- * @param name        {@code cdc}, {@code copy}, {@code clone} or {@code ddl}
+ * @param name        {@code cdc}, {@code copy}, {@code clone}, {@code ddl} or {@code ddl instant} (and the variants
+ *                    of cdc and copy)
  * @param title       one line saying what is moved
  * @param unit        what is counted ({@code row changes}, {@code rows})
  * @param us          what "us" is
  * @param peer        what "peer" is
- * @param targetRatio the ratio us/peer the connector should reach: at least this (rates), at most this (times)
+ * @param targetRatio the ratio us/peer the connector should reach: at least this (rates), at most this (times); NaN
+ *                    when the ratio is reported with no target (ddl instant: its targets are {@code checks})
  * @param goal        which ratio the target is about
  * @param settings    how the runs were set up, for the report
  * @param warmups     the warm-up pairs (run first, not counted)
  * @param pairs       the counted pairs, in run order (us first in each)
  * @param singles     runs outside the alternation, each once (ddl: the write load alone, the server's own ALTER);
  *                    their {@link Measurement#side()} says what they are
- * @param checks      targets besides the ratio (ddl: write latency, failed writes, the cut-over's write block)
+ * @param checks      targets besides the ratio (ddl: write latency, failed writes, the cut-over's write block; ddl
+ *                    instant: our wall time, failed writes)
  * @param peerMissing why the peer could not run at all (its tool is missing), or null: then its runs are neither
  *                    counted nor invalid, and no target that needs it has a result
  */
@@ -137,15 +140,21 @@ record ScenarioResult(String name, String title, String unit, String us, String 
         return !pairs.isEmpty() && invalidRuns() == 0;
     }
 
-    /** Whether the ratio has a result and meets its target. */
-    boolean ratioMet() {
-        Stats r = ratio();
-        return complete() && r.count() > 0 && goal.met(r.median(), targetRatio);
+    /** Whether the ratio has a target (else it is reported only). */
+    boolean hasRatioTarget() {
+        return !Double.isNaN(targetRatio);
     }
 
-    /** The ratio's target and every other check met. */
+    /** Whether the ratio has a target and a result and meets the target. */
+    boolean ratioMet() {
+        Stats r = ratio();
+        return hasRatioTarget() && complete() && r.count() > 0 && goal.met(r.median(), targetRatio);
+    }
+
+    /** The ratio's target (if it has one; else every run valid) and every other check met. */
     boolean targetMet() {
-        return ratioMet() && checks.stream().allMatch(c -> Boolean.TRUE.equals(c.met()));
+        return (hasRatioTarget() ? ratioMet() : complete())
+                && checks.stream().allMatch(c -> Boolean.TRUE.equals(c.met()));
     }
 
     /** The measurements of one side's valid counted runs. */

@@ -141,8 +141,8 @@ class CliIT {
             "--shards", shards, "--user", MariaDbServer.USER, "--password-file", password.toString(),
             "--replication-factor", "1", "--status-topic", "cli-status",
             "--set", "coordinator:poll.interval.ms=300",
-            "--set", "source:copy.chunk.max.rows=100", "--set", "source:copy.chunk.target.ms=10",
-            "--set", "source:copy.max.rows.per.second=1000",
+            "--set", "coordinator:ddl.copy.chunk.max.rows=100",
+            "--set", "coordinator:ddl.copy.max.rows.per.second=1000",
             "--set", "sink:consumer.override.metadata.max.age.ms=1000"};
 
         Run dry = vsc(concat(start, "--dry-run"));

@@ -559,13 +559,71 @@ class OnlineDdlIT {
         w.delete();
     }
 
+    /**
+     * An ALTER the server can apply instantly runs instantly on every shard (ddl.prefer.instant, the default): no
+     * ghost, no copy, no cut-over, the status says so and {@code _vstream.migrations} records it. While a long
+     * transaction is open on one shard (it holds the table's metadata lock) the ALTER waits, with the reason in the
+     * status, without trying (so writers on that shard never queue behind it); once the transaction ends, it runs.
+     */
+    @Test
+    void anAlterTheServerCanRunInstantlyWaitsOutALongTransactionThenRunsInstantlyOnEveryShard() throws Exception {
+        String db = SHARDS.freshDatabase();
+        createSmallTable(db, "items");
+        Workflow w = new Workflow(db, "items");
+        AtomicBoolean writing = new AtomicBoolean(true);
+        AtomicLong writes = new AtomicLong();
+        AtomicLong slowest = new AtomicLong();
+        Thread writer = writer(SHARDS.server(0), db, writing, writes, slowest);
+        try (Connection holder = SHARDS.server(0).connect(db); Statement st = holder.createStatement()) {
+            st.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT");
+            st.executeQuery("SELECT COUNT(*) FROM items").close(); // holds the table's metadata lock until it ends
+            Thread.sleep(1_500); // older than the lock timeout below
+            w.deploy("ADD COLUMN note VARCHAR(32) NULL", Map.of("ddl.prefer.instant", "true",
+                    "cutover.lock.timeout.ms", "1000"));
+            String waits = awaitStatus(w, s -> s.getString("reason") != null
+                    && s.getString("reason").contains("instant ALTER waits") ? s.getString("reason") : null);
+            assertThat(waits).as("the ALTER waits for the long transaction, saying so").contains("shard -80")
+                    .contains("transaction open");
+            long before = writes.get();
+            Thread.sleep(2_000);
+            assertThat(writes.get()).as("writers go on meanwhile").isGreaterThan(before);
+            assertThat(SHARDS.server(0).queryLong(db, "SELECT COUNT(*) FROM information_schema.COLUMNS WHERE"
+                    + " TABLE_SCHEMA = ? AND TABLE_NAME = 'items' AND COLUMN_NAME = 'note'", db)).isZero();
+            st.execute("COMMIT");
+        }
+        List<Struct> statuses = CloneHandoffIT.awaitState(connect, w.statusTopic, "COMPLETE", Duration.ofSeconds(90));
+        writing.set(false);
+        writer.join();
+        assertThat(statuses.get(statuses.size() - 1).getString("reason")).contains("applied instantly");
+        assertThat(statuses.stream().map(s -> s.getString("state"))).doesNotContain("COPYING", "CUTTING_OVER");
+        for (MariaDbServer s : SHARDS.servers()) {
+            assertThat(s.queryLong(db, "SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND"
+                    + " TABLE_NAME = 'items' AND COLUMN_NAME = 'note'", db)).isEqualTo(1L);
+            assertThat(s.queryLong(db, "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND"
+                    + " TABLE_NAME IN ('_items_gho', '_items_ins', 'items_old')", db)).as("no ghost, probe or old"
+                    + " table").isZero();
+            assertThat(s.queryString(null, "SELECT method FROM _vstream.migrations WHERE migration = ?", db))
+                    .isEqualTo("instant");
+        }
+        assertThat(Duration.ofNanos(slowest.get())).as("no write waited on the ALTER longer than its lock timeout,"
+                + " with a margin for a busy machine").isLessThan(Duration.ofSeconds(2));
+        w.delete();
+    }
+
     /** Changes rows across the whole key range of {@code items} (inserts, updates, deletes) until told to stop. */
     private static Thread writer(MariaDbServer server, String db, AtomicBoolean writing, AtomicLong writes) {
+        return writer(server, db, writing, writes, new AtomicLong());
+    }
+
+    /** {@link #writer}, keeping the longest a statement took, in nanoseconds, in {@code slowest}. */
+    private static Thread writer(MariaDbServer server, String db, AtomicBoolean writing, AtomicLong writes,
+                                 AtomicLong slowest) {
         Thread t = new Thread(() -> {
             java.util.Random random = new java.util.Random(server.port());
             try (Connection c = server.connect(db); Statement st = c.createStatement()) {
                 while (writing.get()) {
                     int id = random.nextInt(6_000);
+                    long begin = System.nanoTime();
                     switch (random.nextInt(3)) {
                         case 0 -> st.executeUpdate("INSERT INTO items VALUES (" + id + ", 'w" + id + "', " + id
                                 + ") ON DUPLICATE KEY UPDATE qty = qty + 1");
@@ -573,6 +631,7 @@ class OnlineDdlIT {
                                 + "), qty = NULL WHERE id = " + id);
                         default -> st.executeUpdate("DELETE FROM items WHERE id = " + id);
                     }
+                    slowest.accumulateAndGet(System.nanoTime() - begin, Math::max);
                     writes.incrementAndGet();
                     Thread.sleep(10);
                 }
@@ -723,6 +782,7 @@ class OnlineDdlIT {
             c.put("ddl.alter", alter);
             c.put("ddl.migration", db);
             c.put("poll.interval.ms", "300");
+            c.put("ddl.prefer.instant", "false"); // these tests copy (their ALTERs could run instantly)
             c.put("topic.creation.default.partitions", "1");
             c.put("topic.creation.default.replication.factor", "1");
             if (watched) {

@@ -5,6 +5,8 @@ import io.vstream.connect.coordinator.copy.GhostCopyState;
 import io.vstream.connect.coordinator.ddl.AlterAnalyzer;
 import io.vstream.connect.coordinator.ddl.AlterPlan;
 import io.vstream.connect.coordinator.ddl.AlterRefusedException;
+import io.vstream.connect.coordinator.ddl.AlterStatement;
+import io.vstream.connect.coordinator.ddl.InstantAlter;
 import io.vstream.connect.core.error.ErrorClassifier;
 import io.vstream.connect.core.mapping.MigrationPlans;
 import io.vstream.connect.core.position.GtidPosition;
@@ -48,7 +50,8 @@ final class OnlineDdlWorkflow implements Workflow {
     private boolean copyDoneLogged;
     private boolean appliersReleased;
     private final CutOverChecksum checksum;
-    private final Map<String, GhostCopier> copiers = new HashMap<>(); // per shard, while its server copy runs
+    // per shard, while its server copy runs (the task's stop() closes them from another thread)
+    private final Map<String, GhostCopier> copiers = new java.util.concurrent.ConcurrentHashMap<>();
 
     OnlineDdlWorkflow(VStreamCoordinatorConnectorConfig config, String workflow) {
         this.config = config;
@@ -106,6 +109,12 @@ final class OnlineDdlWorkflow implements Workflow {
             return status.failed("the preflight refused the migration (nothing was created): "
                     + String.join("; ", problems));
         }
+        if (config.preferInstant()) {
+            WorkflowStatus instant = instantly(status);
+            if (instant != null) {
+                return instant;
+            }
+        }
         Map<String, AlterPlan> plans = new LinkedHashMap<>();
         for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : shards.entrySet()) {
             try (Connection c = Servers.open(e.getValue())) {
@@ -144,6 +153,91 @@ final class OnlineDdlWorkflow implements Workflow {
         LOG.info("Workflow {}: ghost table {} created on {} shard(s); mapping {}", workflow, any.ghost(),
                 plans.size(), any.mapping().toJson());
         return status.to(WorkflowState.COPYING);
+    }
+
+    /**
+     * Runs the ALTER on every shard with {@code ALGORITHM=INSTANT} when the server can ({@link InstantAlter}; a
+     * restarted coordinator skips the shards that record it done): the next status (COMPLETE, waiting, or FAILED), or
+     * null to take the copy path (the server cannot, or the ALTER chooses its own algorithm).
+     */
+    private WorkflowStatus instantly(WorkflowStatus status) throws SQLException {
+        String body;
+        try {
+            body = AlterStatement.parse(config.ddlDatabase(), config.ddlTable(), config.ddlAlter()).body();
+        } catch (AlterRefusedException e) {
+            return status.failed("the ALTER is refused: " + e.getMessage());
+        }
+        if (InstantAlter.choosesAlgorithm(body)) {
+            LOG.info("Workflow {}: the ALTER names its own ALGORITHM or LOCK; copying", workflow);
+            return null;
+        }
+        Map<String, VStreamCoordinatorConnectorConfig.Endpoint> pending = new LinkedHashMap<>();
+        for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : shards.entrySet()) {
+            try (Connection c = Servers.open(e.getValue())) {
+                if (!MigrationPlans.appliedInstantly(c, config.stateDatabase(), migration)) {
+                    pending.put(e.getKey(), e.getValue());
+                }
+            }
+        }
+        boolean none = pending.size() == shards.size();
+        if (none) {
+            for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : shards.entrySet()) {
+                try (Connection c = Servers.open(e.getValue())) {
+                    String why = InstantAlter.refusal(c, config.ddlDatabase(), config.ddlTable(), body);
+                    if (why != null) {
+                        LOG.info("Workflow {}: the ALTER cannot run instantly on shard {} ({}); copying", workflow,
+                                e.getKey(), why);
+                        return null;
+                    }
+                }
+            }
+        }
+        Duration wait = config.cutOverLockTimeout();
+        for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : pending.entrySet()) {
+            try (Connection c = Servers.open(e.getValue())) {
+                String busy = InstantAlter.longTransaction(c, wait);
+                if (busy != null) {
+                    return new WorkflowStatus(WorkflowState.CREATED, null, status.attempts(), "instant ALTER waits:"
+                            + " on shard " + e.getKey() + " " + busy + " (it may hold the table); it runs once that"
+                            + " transaction has ended");
+                }
+                long begin = System.nanoTime();
+                try {
+                    InstantAlter.apply(c, config.ddlDatabase(), config.ddlTable(), body, wait);
+                } catch (SQLException ex) {
+                    if (ex.getErrorCode() == 1205) {
+                        int attempts = status.attempts() + 1;
+                        if (attempts >= config.cutOverMaxAttempts()) {
+                            return status.failed("instant ALTER: the table on shard " + e.getKey() + " stayed busy"
+                                    + " through " + attempts + " tries (each waited " + wait.toMillis() + " ms for its"
+                                    + " metadata lock); run it at a quieter time, or raise cutover.lock.timeout.ms");
+                        }
+                        return new WorkflowStatus(WorkflowState.CREATED, null, attempts, "instant ALTER: the table"
+                                + " on shard " + e.getKey() + " was busy (waited " + wait.toMillis() + " ms for its"
+                                + " metadata lock, try " + attempts + " of " + config.cutOverMaxAttempts() + ");"
+                                + " trying again");
+                    }
+                    if (none && InstantAlter.notInstant(ex)) {
+                        LOG.info("Workflow {}: shard {} cannot run the ALTER instantly after all ({}); copying",
+                                workflow, e.getKey(), ex.getMessage());
+                        return null;
+                    }
+                    return status.failed("instant ALTER failed on shard " + e.getKey() + ": " + ex.getMessage()
+                            + " (error " + ex.getErrorCode() + "); the shards that record it in "
+                            + config.stateDatabase() + ".migrations have the new schema, the others the old one:"
+                            + " fix the cause and deploy the workflow again (done shards are skipped)");
+                }
+                MigrationPlans.saveInstant(c, config.stateDatabase(), migration, config.ddlDatabase(),
+                        config.ddlTable());
+                LOG.info("Workflow {}: shard {}: ALTER applied instantly in {} ms", workflow, e.getKey(),
+                        (System.nanoTime() - begin) / 1_000_000);
+                none = false;
+            }
+        }
+        LOG.info("Workflow {}: ALTER applied instantly on every shard; complete", workflow);
+        return new WorkflowStatus(WorkflowState.COMPLETE, null, status.attempts(), "applied instantly"
+                + " (ALGORITHM=INSTANT) on every shard: no ghost, copy or cut-over; the workflow's source and sink"
+                + " have nothing to do: delete them");
     }
 
     private void dropGhosts(Map<String, AlterPlan> plans) {
@@ -208,6 +302,12 @@ final class OnlineDdlWorkflow implements Workflow {
                         return status.failed(refused);
                     }
                     GhostCopyState.Summary copy = GhostCopyState.summary(c, config.stateDatabase(), migration);
+                    if (copy.done()) {
+                        GhostCopier finished = copiers.remove(e.getKey());
+                        if (finished != null) {
+                            finished.close();
+                        }
+                    }
                     why = copy.done() ? null : hold != null ? hold : throttleReason(e.getKey(), a, true);
                     GhostCopier copier = copy.done() ? null : copier(e.getKey(), e.getValue());
                     if (copier != null && copier.failure() != null) {
@@ -420,6 +520,12 @@ final class OnlineDdlWorkflow implements Workflow {
     @Override
     public void close() {
         closeCopiers();
+    }
+
+    /** A shard's copy has just ended (or failed): the next round sees it at once rather than a poll interval later. */
+    @Override
+    public boolean wantsRound() {
+        return copiers.values().stream().anyMatch(GhostCopier::finished);
     }
 
     /** The checksum (in slices, each at an exact position) on every shard, then the atomic swap on every shard. */

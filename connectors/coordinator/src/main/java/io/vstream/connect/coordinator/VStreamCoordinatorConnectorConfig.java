@@ -50,6 +50,7 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
     public static final String DDL_MIGRATION = "ddl.migration";
     public static final String DDL_ALLOW_NEW_UNIQUE = "ddl.allow.new.unique.key";
     public static final String DDL_GHOST_FORMAT = "ddl.ghost.name.format";
+    public static final String DDL_PREFER_INSTANT = "ddl.prefer.instant";
     public static final String DDL_COPY_METHOD = "ddl.copy.method";
     public static final String DDL_COPY_THREADS = "ddl.copy.threads";
     public static final String DDL_COPY_CHUNK_TARGET_MS = "ddl.copy.chunk.target.ms";
@@ -217,6 +218,16 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
         def.define(DDL_GHOST_FORMAT, Type.STRING, "_${table}_gho", new ConfigDef.NonEmptyString(), Importance.LOW,
                 "Online DDL: the ghost table's name; ${table} is replaced.", GROUP_DDL, ++o, Width.MEDIUM,
                 "Ghost table name");
+        def.define(DDL_PREFER_INSTANT, Type.BOOLEAN, true, Importance.MEDIUM,
+                "Online DDL: run the ALTER directly when the server can apply it instantly (ALGORITHM=INSTANT: add a"
+                        + " nullable or defaulted column, drop or reorder one, change a default, rename a column, ...),"
+                        + " on every shard, with no ghost, copy or cut-over (the workflow completes with 'applied"
+                        + " instantly' in its status). Asked of the server first on an empty copy of the table; it"
+                        + " waits while a long transaction is open, and each try waits at most"
+                        + " cutover.lock.timeout.ms for the table's metadata lock (at most cutover.max.attempts"
+                        + " tries). An ALTER the server cannot run instantly, or one that names its own ALGORITHM or"
+                        + " LOCK, takes the copy path (the reason is logged). false: always copy.", GROUP_DDL, ++o,
+                Width.SHORT, "Prefer instant ALTER");
         def.define(DDL_COPY_METHOD, Type.STRING, "server", ConfigDef.CaseInsensitiveValidString.in("server", "stream"),
                 Importance.MEDIUM, "Online DDL: how the ghost is filled with the table's existing rows. 'server'"
                         + " (default): the coordinator copies them on each shard itself, chunk by chunk with INSERT"
@@ -398,6 +409,10 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
 
     public boolean allowNewUniqueKey() {
         return getBoolean(DDL_ALLOW_NEW_UNIQUE);
+    }
+
+    public boolean preferInstant() {
+        return getBoolean(DDL_PREFER_INSTANT);
     }
 
     /** Whether the coordinator fills the ghost on each shard itself (ddl.copy.method=server). */

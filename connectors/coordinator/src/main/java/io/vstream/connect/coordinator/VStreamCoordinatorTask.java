@@ -30,6 +30,7 @@ public class VStreamCoordinatorTask extends SourceTask {
     private long lastEmitted;
     private StatusRecords.Progress lastProgress;
     private boolean first = true;
+    private boolean immediate; // the next round runs without waiting: the workflow has just moved to a new state
     private ConnectorWatch watch;
     private long lastWatched;
     private long stalledSince;
@@ -67,9 +68,13 @@ public class VStreamCoordinatorTask extends SourceTask {
     public List<SourceRecord> poll() throws InterruptedException {
         if (first) {
             first = false;
+            immediate = true; // the first round runs at once
             return emit(status, true); // the state the workflow (re)starts in
         }
-        Thread.sleep(config.pollInterval().toMillis());
+        if (!immediate) {
+            pause();
+        }
+        immediate = false;
         if (System.currentTimeMillis() < retryAt) {
             return emit(status, false); // backing off after a server failed
         }
@@ -98,6 +103,15 @@ public class VStreamCoordinatorTask extends SourceTask {
         troubleSince = 0;
         troubles = 0;
         return advance(next);
+    }
+
+    /** Waits the poll interval, or less when the workflow has news for a round (a shard's copy has just ended). */
+    private void pause() throws InterruptedException {
+        long until = System.nanoTime() + config.pollInterval().toNanos();
+        long left;
+        while ((left = until - System.nanoTime()) > 0 && !workflow.wantsRound()) {
+            Thread.sleep(Math.max(1, Math.min(50, left / 1_000_000)));
+        }
     }
 
     /**
@@ -166,6 +180,9 @@ public class VStreamCoordinatorTask extends SourceTask {
         boolean changed = !next.equals(status);
         boolean moved = next.state() != status.state() || next.step() != status.step();
         if (moved) {
+            // a step forward is followed at once; a retry (a failed cut-over attempt) or a stall waits a round
+            immediate = !next.state().isFinal() && next.state() != WorkflowState.STALLED
+                    && next.attempts() == status.attempts();
             LOG.info("Workflow {}: {}", workflowName, transition(next));
         } else if (changed && LOG.isDebugEnabled()) {
             LOG.debug("Workflow {}: {}", workflowName, transition(next)); // a throttle's reason changes every round

@@ -16,6 +16,11 @@ interface Workflow {
     /** What the last round measured. */
     StatusRecords.Progress progress();
 
+    /** Whether something the workflow runs besides its rounds has just finished, so that a round should run now. */
+    default boolean wantsRound() {
+        return false;
+    }
+
     /** Releases what the workflow runs besides its rounds (threads, connections); the task is stopping. */
     default void close() {
     }

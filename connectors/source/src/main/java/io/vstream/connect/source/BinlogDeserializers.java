@@ -1,7 +1,10 @@
 package io.vstream.connect.source;
 
+import com.github.shyiko.mysql.binlog.event.DeleteRowsEventData;
 import com.github.shyiko.mysql.binlog.event.EventType;
 import com.github.shyiko.mysql.binlog.event.TableMapEventData;
+import com.github.shyiko.mysql.binlog.event.UpdateRowsEventData;
+import com.github.shyiko.mysql.binlog.event.WriteRowsEventData;
 import com.github.shyiko.mysql.binlog.event.deserialization.AbstractRowsEventDataDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.ColumnType;
 import com.github.shyiko.mysql.binlog.event.deserialization.DeleteRowsEventDataDeserializer;
@@ -14,9 +17,13 @@ import com.github.shyiko.mysql.binlog.event.deserialization.WriteRowsEventDataDe
 import com.github.shyiko.mysql.binlog.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.Serializable;
+import java.util.AbstractMap;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * Configures how the binlog client turns row images into Java values before {@link ColumnConverter} maps them to
@@ -25,7 +32,10 @@ import java.util.Map;
  * calendar before 1582 and reads YEAR 0000 as 1900). Touches no server.
  *
  * <p>The client's row deserializers read the TABLE_MAP events it keeps by table id; ours share that map, which the
- * {@link EventDeserializer} fills, by building the deserializer around a map we own.
+ * {@link EventDeserializer} fills, by building the deserializer around a map we own. They decode only the rows of the
+ * tables the caller streams: a row event of any other table (the ghost an online ALTER fills on the shard, say, or
+ * other databases) yields its header and no rows, its bytes skipped unread, so a busy table we do not stream costs
+ * the stream next to nothing.
  */
 final class BinlogDeserializers {
     /** As many table ids as the client itself remembers. */
@@ -34,12 +44,22 @@ final class BinlogDeserializers {
     private BinlogDeserializers() {
     }
 
+    /** A deserializer that decodes the rows of every table. */
     static EventDeserializer create() {
+        return create(tm -> true);
+    }
+
+    /** A deserializer that decodes the rows of the tables {@code decodes} accepts (by their TABLE_MAP) only. */
+    static EventDeserializer create(Predicate<TableMapEventData> decodes) {
         Map<Long, TableMapEventData> tableMaps = new TableMapCache(TABLE_MAP_CACHE_SIZE);
         Map<EventType, EventDataDeserializer> byType = new EnumMap<>(EventType.class);
         EventDeserializer defaults = new EventDeserializer();
+        Predicate<Long> decodesTable = id -> {
+            TableMapEventData tm = tableMaps.get(id);
+            return tm == null || decodes.test(tm);
+        };
         for (EventType type : EventType.values()) {
-            EventDataDeserializer ours = rowsDeserializer(type, tableMaps);
+            EventDataDeserializer ours = rowsDeserializer(type, tableMaps, decodesTable);
             EventDataDeserializer theirs = defaults.getEventDataDeserializer(type);
             if (ours != null) {
                 byType.put(type, ours);
@@ -60,22 +80,57 @@ final class BinlogDeserializers {
     }
 
     /** Our deserializer of a row event type, or {@code null} when the type carries no rows. */
-    private static EventDataDeserializer rowsDeserializer(EventType type, Map<Long, TableMapEventData> tableMaps) {
+    private static EventDataDeserializer rowsDeserializer(EventType type, Map<Long, TableMapEventData> tableMaps,
+                                                          Predicate<Long> decodes) {
         return switch (type) {
-            case WRITE_ROWS -> new WriteRows(tableMaps);
-            case UPDATE_ROWS -> new UpdateRows(tableMaps);
-            case DELETE_ROWS -> new DeleteRows(tableMaps);
-            case EXT_WRITE_ROWS -> new WriteRows(tableMaps).setMayContainExtraInformation(true);
-            case EXT_UPDATE_ROWS -> new UpdateRows(tableMaps).setMayContainExtraInformation(true);
-            case EXT_DELETE_ROWS -> new DeleteRows(tableMaps).setMayContainExtraInformation(true);
+            case WRITE_ROWS -> new WriteRows(tableMaps, decodes, false);
+            case UPDATE_ROWS -> new UpdateRows(tableMaps, decodes, false);
+            case DELETE_ROWS -> new DeleteRows(tableMaps, decodes, false);
+            case EXT_WRITE_ROWS -> new WriteRows(tableMaps, decodes, true);
+            case EXT_UPDATE_ROWS -> new UpdateRows(tableMaps, decodes, true);
+            case EXT_DELETE_ROWS -> new DeleteRows(tableMaps, decodes, true);
             default -> null;
         };
     }
 
-    /** The client's WRITE_ROWS decoding, with exact temporal cells. */
+    /**
+     * Reads a row event's header up to its included-columns bitmap (table id, flags, the v2 events' extra data, the
+     * column count): the part that comes before the rows in every row event.
+     */
+    private static long header(ByteArrayInputStream in, boolean extraData) throws IOException {
+        long tableId = in.readLong(6);
+        in.skip(2); // flags
+        if (extraData) {
+            int length = in.readInteger(2);
+            in.skip(length - 2);
+        }
+        return tableId;
+    }
+
+    /** The client's WRITE_ROWS decoding, with exact temporal cells, for the tables streamed. */
     static final class WriteRows extends WriteRowsEventDataDeserializer {
-        WriteRows(Map<Long, TableMapEventData> tableMaps) {
+        private final Predicate<Long> decodes;
+        private final boolean extraData;
+
+        WriteRows(Map<Long, TableMapEventData> tableMaps, Predicate<Long> decodes, boolean extraData) {
             super(tableMaps);
+            this.decodes = decodes;
+            this.extraData = extraData;
+        }
+
+        @Override
+        public WriteRowsEventData deserialize(ByteArrayInputStream in) throws IOException {
+            WriteRowsEventData d = new WriteRowsEventData();
+            d.setTableId(header(in, extraData));
+            d.setIncludedColumns(in.readBitSet(in.readPackedInteger(), true));
+            List<Serializable[]> rows = new ArrayList<>();
+            if (decodes.test(d.getTableId())) {
+                while (in.available() > 0) {
+                    rows.add(deserializeRow(d.getTableId(), d.getIncludedColumns(), in));
+                }
+            }
+            d.setRows(rows);
+            return d;
         }
 
         @Override
@@ -86,10 +141,34 @@ final class BinlogDeserializers {
         }
     }
 
-    /** The client's UPDATE_ROWS decoding, with exact temporal cells. */
+    /** The client's UPDATE_ROWS decoding, with exact temporal cells, for the tables streamed. */
     static final class UpdateRows extends UpdateRowsEventDataDeserializer {
-        UpdateRows(Map<Long, TableMapEventData> tableMaps) {
+        private final Predicate<Long> decodes;
+        private final boolean extraData;
+
+        UpdateRows(Map<Long, TableMapEventData> tableMaps, Predicate<Long> decodes, boolean extraData) {
             super(tableMaps);
+            this.decodes = decodes;
+            this.extraData = extraData;
+        }
+
+        @Override
+        public UpdateRowsEventData deserialize(ByteArrayInputStream in) throws IOException {
+            UpdateRowsEventData d = new UpdateRowsEventData();
+            d.setTableId(header(in, extraData));
+            int columns = in.readPackedInteger();
+            d.setIncludedColumnsBeforeUpdate(in.readBitSet(columns, true));
+            d.setIncludedColumns(in.readBitSet(columns, true));
+            List<Map.Entry<Serializable[], Serializable[]>> rows = new ArrayList<>();
+            if (decodes.test(d.getTableId())) {
+                while (in.available() > 0) {
+                    Serializable[] before = deserializeRow(d.getTableId(), d.getIncludedColumnsBeforeUpdate(), in);
+                    Serializable[] after = deserializeRow(d.getTableId(), d.getIncludedColumns(), in);
+                    rows.add(new AbstractMap.SimpleEntry<>(before, after));
+                }
+            }
+            d.setRows(rows);
+            return d;
         }
 
         @Override
@@ -100,10 +179,30 @@ final class BinlogDeserializers {
         }
     }
 
-    /** The client's DELETE_ROWS decoding, with exact temporal cells. */
+    /** The client's DELETE_ROWS decoding, with exact temporal cells, for the tables streamed. */
     static final class DeleteRows extends DeleteRowsEventDataDeserializer {
-        DeleteRows(Map<Long, TableMapEventData> tableMaps) {
+        private final Predicate<Long> decodes;
+        private final boolean extraData;
+
+        DeleteRows(Map<Long, TableMapEventData> tableMaps, Predicate<Long> decodes, boolean extraData) {
             super(tableMaps);
+            this.decodes = decodes;
+            this.extraData = extraData;
+        }
+
+        @Override
+        public DeleteRowsEventData deserialize(ByteArrayInputStream in) throws IOException {
+            DeleteRowsEventData d = new DeleteRowsEventData();
+            d.setTableId(header(in, extraData));
+            d.setIncludedColumns(in.readBitSet(in.readPackedInteger(), true));
+            List<Serializable[]> rows = new ArrayList<>();
+            if (decodes.test(d.getTableId())) {
+                while (in.available() > 0) {
+                    rows.add(deserializeRow(d.getTableId(), d.getIncludedColumns(), in));
+                }
+            }
+            d.setRows(rows);
+            return d;
         }
 
         @Override

@@ -369,7 +369,7 @@ final class ShardStreamer implements Runnable {
         c.setGtidSetFallbackToPurged(false);
         c.setUseSendAnnotateRowsEvent(false);
         c.setSSLMode(com.github.shyiko.mysql.binlog.network.SSLMode.DISABLED);
-        c.setEventDeserializer(BinlogDeserializers.create());
+        c.setEventDeserializer(BinlogDeserializers.create(tm -> streams(tm.getDatabase(), tm.getTable())));
         c.registerEventListener(this::onEventSafely);
         c.registerLifecycleListener(new BinaryLogClient.AbstractLifecycleListener() {
             @Override
@@ -527,6 +527,13 @@ final class ShardStreamer implements Runnable {
             return true;
         }
         return q.getSql().toLowerCase(Locale.ROOT).contains(db.toLowerCase(Locale.ROOT));
+    }
+
+    /** Whether this stream reads the rows of a table: a streamed table of the keyspace's database, or the journal. */
+    private boolean streams(String database, String table) {
+        return settings.database().equals(database) && settings.filter().includesTable(table)
+                || io.vstream.connect.core.reshard.JournalTable.TABLE.equals(table)
+                && settings.journalDatabase().equals(database);
     }
 
     private void onTableMap(TableMapEventData tm) {

@@ -85,6 +85,29 @@ class BinlogDeserializersTest {
     }
 
     @Test
+    void theRowsOfATableNotStreamedAreSkippedUnreadAndTheStreamStaysAligned() throws IOException {
+        EventDeserializer d = BinlogDeserializers.create(tm -> !tm.getTable().equals("t"));
+        ByteArrayInputStream in = new ByteArrayInputStream(concat(
+                event(EventType.TABLE_MAP, tableMap()),
+                event(EventType.WRITE_ROWS, rows(row(0, 0, 1000, 1, 1, "ab"), row(1, 0, 1000, 1, 1, "cd"))),
+                event(EventType.UPDATE_ROWS, rows(row(124, -1, 1582, 10, 4, "x"), row(255, 0, 0, 0, 0, ""))),
+                event(EventType.DELETE_ROWS, rows(row(1, 0, 9999, 12, 31, "z"))),
+                event(EventType.TABLE_MAP, tableMap())));
+        d.nextEvent(in);
+        WriteRowsEventData write = d.nextEvent(in).getData();
+        assertThat(write.getTableId()).isEqualTo(TABLE_ID);
+        assertThat(write.getRows()).isEmpty();
+        UpdateRowsEventData update = d.nextEvent(in).getData();
+        assertThat(update.getTableId()).isEqualTo(TABLE_ID);
+        assertThat(update.getRows()).isEmpty();
+        DeleteRowsEventData delete = d.nextEvent(in).getData();
+        assertThat(delete.getRows()).isEmpty();
+        Event next = d.nextEvent(in);
+        assertThat(((TableMapEventData) next.getData()).getTable()).as("the next event reads as it should")
+                .isEqualTo("t");
+    }
+
+    @Test
     void eachDeserializerHasItsOwnTableMap() throws IOException {
         EventDeserializer first = BinlogDeserializers.create();
         first.nextEvent(new ByteArrayInputStream(event(EventType.TABLE_MAP, tableMap())));

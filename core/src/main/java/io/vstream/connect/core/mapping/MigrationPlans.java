@@ -13,7 +13,9 @@ import java.util.List;
 /**
  * The online-DDL plans the coordinator writes on each shard ({@code <state.database>.migrations}) and the applier in
  * ghost mode reads: which table is migrated into which ghost table, through which column mapping, writing by which
- * key. One place for the table's shape and its reading and writing, shared by both sides.
+ * key. One place for the table's shape and its reading and writing, shared by both sides. A migration the server ran
+ * instantly ({@code ALGORITHM=INSTANT}, no ghost) is recorded there too, with {@code method = 'instant'}: it has no
+ * plan for an applier ({@link #load} returns none), and the coordinator reads it back ({@link #appliedInstantly}).
  */
 public final class MigrationPlans {
     /** One migration on one shard. */
@@ -24,6 +26,10 @@ public final class MigrationPlans {
     private MigrationPlans() {
     }
 
+    /** How a migration fills its new table: through a ghost ({@code copy}) or not at all ({@code instant}). */
+    private static final String COPY = "copy";
+    private static final String INSTANT = "instant";
+
     public static void ensure(Connection conn, String stateDatabase) throws SQLException {
         try (Statement st = conn.createStatement()) {
             st.execute("CREATE DATABASE IF NOT EXISTS " + SqlIdentifiers.quote(stateDatabase));
@@ -31,7 +37,54 @@ public final class MigrationPlans {
                     "migrations") + " (migration VARCHAR(128) NOT NULL PRIMARY KEY, database_name VARCHAR(64) NOT NULL,"
                     + " table_name VARCHAR(64) NOT NULL, ghost_table VARCHAR(64) NOT NULL, mapping MEDIUMTEXT NOT NULL,"
                     + " key_columns TEXT NOT NULL, new_unique_key TINYINT NOT NULL DEFAULT 0,"
+                    + " method VARCHAR(16) NOT NULL DEFAULT 'copy',"
                     + " created_at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6)) ENGINE=InnoDB"));
+        }
+        // a state database of an earlier version has no method column (every migration then copied)
+        try (PreparedStatement ps = conn.prepareStatement("SELECT COUNT(*) FROM information_schema.COLUMNS WHERE"
+                + " TABLE_SCHEMA = ? AND TABLE_NAME = 'migrations' AND COLUMN_NAME = 'method'")) {
+            ps.setString(1, stateDatabase);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                if (rs.getInt(1) == 0) {
+                    try (Statement st = conn.createStatement()) {
+                        st.execute(SqlTag.tag("coordinator", "ALTER TABLE " + SqlIdentifiers.qualify(stateDatabase,
+                                "migrations") + " ADD COLUMN IF NOT EXISTS method VARCHAR(16) NOT NULL DEFAULT 'copy'"));
+                    }
+                }
+            }
+        }
+    }
+
+    /** Records that the server ran {@code migration} instantly on this shard (no ghost, no plan for an applier). */
+    public static void saveInstant(Connection conn, String stateDatabase, String migration, String database,
+                                   String table) throws SQLException {
+        ensure(conn, stateDatabase);
+        try (PreparedStatement ps = conn.prepareStatement(SqlTag.tag("coordinator", "REPLACE INTO "
+                + SqlIdentifiers.qualify(stateDatabase, "migrations") + " (migration, database_name, table_name,"
+                + " ghost_table, mapping, key_columns, method) VALUES (?, ?, ?, '', '', '', ?)"))) {
+            ps.setString(1, migration);
+            ps.setString(2, database);
+            ps.setString(3, table);
+            ps.setString(4, INSTANT);
+            ps.executeUpdate();
+        }
+    }
+
+    /** Whether the server ran {@code migration} instantly on this shard ({@link #saveInstant}). */
+    public static boolean appliedInstantly(Connection conn, String stateDatabase, String migration)
+            throws SQLException {
+        try (PreparedStatement ps = conn.prepareStatement("SELECT method FROM " + SqlIdentifiers.qualify(stateDatabase,
+                "migrations") + " WHERE migration = ?")) {
+            ps.setString(1, migration);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() && INSTANT.equals(rs.getString(1));
+            }
+        } catch (SQLException e) {
+            if (e.getErrorCode() == 1146 || e.getErrorCode() == 1049 || e.getErrorCode() == 1054) {
+                return false;
+            }
+            throw e;
         }
     }
 
@@ -39,7 +92,8 @@ public final class MigrationPlans {
         ensure(conn, stateDatabase);
         try (PreparedStatement ps = conn.prepareStatement(SqlTag.tag("coordinator", "REPLACE INTO "
                 + SqlIdentifiers.qualify(stateDatabase, "migrations") + " (migration, database_name, table_name,"
-                + " ghost_table, mapping, key_columns, new_unique_key) VALUES (?, ?, ?, ?, ?, ?, ?)"))) {
+                + " ghost_table, mapping, key_columns, new_unique_key, method) VALUES (?, ?, ?, ?, ?, ?, ?, '" + COPY
+                + "')"))) {
             ps.setString(1, p.migration());
             ps.setString(2, p.database());
             ps.setString(3, p.table());
@@ -51,11 +105,14 @@ public final class MigrationPlans {
         }
     }
 
-    /** The plan, or {@code null} when the coordinator has not written it (yet). */
+    /**
+     * The plan, or {@code null} when the coordinator has not written it (yet), or when the migration ran instantly and
+     * has none.
+     */
     public static Plan load(Connection conn, String stateDatabase, String migration) throws SQLException {
         try (PreparedStatement ps = conn.prepareStatement("SELECT database_name, table_name, ghost_table, mapping,"
                 + " key_columns, new_unique_key FROM " + SqlIdentifiers.qualify(stateDatabase, "migrations")
-                + " WHERE migration = ?")) {
+                + " WHERE migration = ? AND ghost_table <> ''")) {
             ps.setString(1, migration);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {

@@ -87,6 +87,9 @@ final class RangeCopy {
         LastPk last = range.last();
         List<Object> end = range.end() == null ? null : range.end().values();
         boolean done = range.done();
+        long started = System.nanoTime();
+        long rowsHere = 0;
+        int chunks = 0;
         while (!done && !copier.stopped()) {
             copier.awaitGo();
             if (copier.stopped()) {
@@ -120,7 +123,15 @@ final class RangeCopy {
             }
             last = next;
             done = !full;
+            rowsHere += rows;
+            chunks++;
             copier.pace(rows);
+        }
+        if (done && chunks > 0) {
+            long ms = (System.nanoTime() - started) / 1_000_000;
+            LOG.info("Migration {}: shard {}: key range {} copied: {} rows in {} chunks, {} ms ({} rows/s, last chunk"
+                    + " size {})", copier.plan().migration(), copier.shard(), rangeNo, rowsHere, chunks, ms,
+                    ms == 0 ? rowsHere : rowsHere * 1000 / ms, sizer.size());
         }
     }
 
