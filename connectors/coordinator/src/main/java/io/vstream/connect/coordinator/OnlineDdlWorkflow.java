@@ -35,6 +35,7 @@ final class OnlineDdlWorkflow implements Workflow {
     private static final Logger LOG = LoggerFactory.getLogger(OnlineDdlWorkflow.class);
     private static final long ESTIMATE_EVERY_NANOS = 10_000_000_000L;
     private static final long LOG_PROGRESS_EVERY_NANOS = 10_000_000_000L;
+    private static final long EAGER_ROUND_MS = 100;
 
     private final VStreamCoordinatorConnectorConfig config;
     private final String workflow;
@@ -50,6 +51,8 @@ final class OnlineDdlWorkflow implements Workflow {
     private boolean copyDoneLogged;
     private boolean appliersReleased;
     private final CutOverChecksum checksum;
+    private volatile boolean awaitingApplier; // the server copy waits for a shard's applier to record a position
+    private volatile long lastWatchNanos;
     // per shard, while its server copy runs (the task's stop() closes them from another thread)
     private final Map<String, GhostCopier> copiers = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -254,6 +257,8 @@ final class OnlineDdlWorkflow implements Workflow {
 
     /** Looks at every shard's applier progress; the slowest shard decides the state. */
     private WorkflowStatus watch(WorkflowStatus status) throws SQLException {
+        lastWatchNanos = System.nanoTime();
+        boolean awaiting = false;
         if (!appliersReleased) {
             // A coordinator that died in a checksum slice left its applier paused (or stopping at a position): its
             // successor, which lost the slice with its memory, lets every applier run before it waits on them.
@@ -289,6 +294,7 @@ final class OnlineDdlWorkflow implements Workflow {
                 if (rows.size() != 1 || rows.get(0).position() == null) {
                     unknown = true;
                     counted = false;
+                    awaiting = true; // the copy starts once this shard's applier has a position
                     continue;
                 }
                 ApplierChannel.Applied a = rows.get(0);
@@ -350,6 +356,7 @@ final class OnlineDdlWorkflow implements Workflow {
                 maxLagMs = behind == null || maxLagMs == null ? null : Math.max(maxLagMs, behind);
             }
         }
+        awaitingApplier = awaiting && config.serverCopy();
         if (refreshEstimates) {
             estimatesReadAt = System.nanoTime();
         }
@@ -513,6 +520,7 @@ final class OnlineDdlWorkflow implements Workflow {
 
     /** Stops every shard's server copy (a chunk in flight commits or rolls back whole). */
     private void closeCopiers() {
+        awaitingApplier = false;
         copiers.values().forEach(GhostCopier::close);
         copiers.clear();
     }
@@ -522,10 +530,15 @@ final class OnlineDdlWorkflow implements Workflow {
         closeCopiers();
     }
 
-    /** A shard's copy has just ended (or failed): the next round sees it at once rather than a poll interval later. */
+    /**
+     * A shard's copy has just ended (or failed): the next round sees it at once rather than a poll interval later; and
+     * while the server copy waits for an applier's first position, rounds come every {@value #EAGER_ROUND_MS} ms, so
+     * the copy starts as soon as it may.
+     */
     @Override
     public boolean wantsRound() {
-        return copiers.values().stream().anyMatch(GhostCopier::finished);
+        return copiers.values().stream().anyMatch(GhostCopier::finished)
+                || awaitingApplier && System.nanoTime() - lastWatchNanos >= EAGER_ROUND_MS * 1_000_000;
     }
 
     /** The checksum (in slices, each at an exact position) on every shard, then the atomic swap on every shard. */
