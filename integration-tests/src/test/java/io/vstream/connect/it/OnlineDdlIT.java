@@ -335,22 +335,39 @@ class OnlineDdlIT {
         createSmallTable(db, "items");
         addRows(db, "items");
         Workflow w = new Workflow(db, "items");
-        // the server copy, slowed down so that it is still running when the throttle is looked at
-        Map<String, String> throttled = Map.of("throttle.max.applier.lag.ms", "1", "ddl.copy.chunk.max.rows", "100",
-                "ddl.copy.max.rows.per.second", "1000");
-        w.deploy("ADD COLUMN note VARCHAR(20) NULL", throttled);
-        String reason = awaitStatus(w, s -> s.getString("reason") != null
-                && s.getString("reason").contains("copy throttled") ? s.getString("reason") : null);
-        assertThat(reason).as("the status says why the copy waits").contains("ms behind");
+        String alter = "ADD COLUMN note VARCHAR(20) NULL";
+        // the server copy, slowed down so that it is still running when each throttle is looked at
+        Map<String, String> slow = Map.of("ddl.copy.chunk.max.rows", "100", "ddl.copy.max.rows.per.second", "1000");
+        w.deploy(alter, with(slow, "ddl.copy.paused", "true"));
+        String paused = awaitStatus(w, s -> reasonWith(s, "copy throttled"));
+        assertThat(paused).as("the operator's pause").contains("paused by the operator (ddl.copy.paused=true)");
+        w.deploy(alter, with(slow, "throttle.replicas", "127.0.0.1:1"));
+        String replica = awaitStatus(w, s -> reasonWith(s, "replica 127.0.0.1:1"));
+        assertThat(replica).as("a replica that does not answer holds the copy").contains("unreachable or not"
+                + " replicating");
+        w.deploy(alter, with(slow, "throttle.max.applier.lag.ms", "1"));
+        String reason = awaitStatus(w, s -> reasonWith(s, "ms behind"));
+        assertThat(reason).as("the status says why the copy waits").contains("copy throttled");
         Thread.sleep(2_000);
         assertThat(lastState(w)).isEqualTo("COPYING");
-        w.deploy("ADD COLUMN note VARCHAR(20) NULL", Map.of("throttle.max.applier.lag.ms", "0",
-                "ddl.copy.chunk.max.rows", "100", "ddl.copy.max.rows.per.second", "1000"));
+        w.deploy(alter, with(slow, "throttle.max.applier.lag.ms", "0"));
         CloneHandoffIT.awaitState(connect, w.statusTopic, "COMPLETE", Duration.ofSeconds(120));
         for (MariaDbServer s : SHARDS.servers()) {
             assertThat(s.queryLong(db, "SELECT COUNT(*) FROM items")).isEqualTo(5000L);
         }
         w.delete();
+    }
+
+    private static Map<String, String> with(Map<String, String> base, String key, String value) {
+        Map<String, String> out = new HashMap<>(base);
+        out.put(key, value);
+        return out;
+    }
+
+    /** The status's reason when it contains {@code part}, else null. */
+    private static String reasonWith(Struct status, String part) {
+        String r = status.getString("reason");
+        return r != null && r.contains(part) ? r : null;
     }
 
     /**

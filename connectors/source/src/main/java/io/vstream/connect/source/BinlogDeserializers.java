@@ -107,6 +107,21 @@ final class BinlogDeserializers {
         return tableId;
     }
 
+    /** Reads one row image of the current event. */
+    @FunctionalInterface
+    private interface RowReader<R> {
+        R read() throws IOException;
+    }
+
+    /** The event's rows, read to its end, for a table streamed; none for another table (the rest is skipped). */
+    private static <R> List<R> rows(ByteArrayInputStream in, boolean decode, RowReader<R> row) throws IOException {
+        List<R> rows = new ArrayList<>();
+        while (decode && in.available() > 0) {
+            rows.add(row.read());
+        }
+        return rows;
+    }
+
     /** The client's WRITE_ROWS decoding, with exact temporal cells, for the tables streamed. */
     static final class WriteRows extends WriteRowsEventDataDeserializer {
         private final Predicate<Long> decodes;
@@ -123,13 +138,8 @@ final class BinlogDeserializers {
             WriteRowsEventData d = new WriteRowsEventData();
             d.setTableId(header(in, extraData));
             d.setIncludedColumns(in.readBitSet(in.readPackedInteger(), true));
-            List<Serializable[]> rows = new ArrayList<>();
-            if (decodes.test(d.getTableId())) {
-                while (in.available() > 0) {
-                    rows.add(deserializeRow(d.getTableId(), d.getIncludedColumns(), in));
-                }
-            }
-            d.setRows(rows);
+            d.setRows(rows(in, decodes.test(d.getTableId()),
+                    () -> deserializeRow(d.getTableId(), d.getIncludedColumns(), in)));
             return d;
         }
 
@@ -159,15 +169,11 @@ final class BinlogDeserializers {
             int columns = in.readPackedInteger();
             d.setIncludedColumnsBeforeUpdate(in.readBitSet(columns, true));
             d.setIncludedColumns(in.readBitSet(columns, true));
-            List<Map.Entry<Serializable[], Serializable[]>> rows = new ArrayList<>();
-            if (decodes.test(d.getTableId())) {
-                while (in.available() > 0) {
-                    Serializable[] before = deserializeRow(d.getTableId(), d.getIncludedColumnsBeforeUpdate(), in);
-                    Serializable[] after = deserializeRow(d.getTableId(), d.getIncludedColumns(), in);
-                    rows.add(new AbstractMap.SimpleEntry<>(before, after));
-                }
-            }
-            d.setRows(rows);
+            d.setRows(rows(in, decodes.test(d.getTableId()), () -> {
+                Serializable[] before = deserializeRow(d.getTableId(), d.getIncludedColumnsBeforeUpdate(), in);
+                Serializable[] after = deserializeRow(d.getTableId(), d.getIncludedColumns(), in);
+                return new AbstractMap.SimpleEntry<>(before, after);
+            }));
             return d;
         }
 
@@ -195,13 +201,8 @@ final class BinlogDeserializers {
             DeleteRowsEventData d = new DeleteRowsEventData();
             d.setTableId(header(in, extraData));
             d.setIncludedColumns(in.readBitSet(in.readPackedInteger(), true));
-            List<Serializable[]> rows = new ArrayList<>();
-            if (decodes.test(d.getTableId())) {
-                while (in.available() > 0) {
-                    rows.add(deserializeRow(d.getTableId(), d.getIncludedColumns(), in));
-                }
-            }
-            d.setRows(rows);
+            d.setRows(rows(in, decodes.test(d.getTableId()),
+                    () -> deserializeRow(d.getTableId(), d.getIncludedColumns(), in)));
             return d;
         }
 
