@@ -163,7 +163,7 @@ public final class Stress {
                 + " offset.flush.interval.ms=500, scheduled.rebalance.max.delay.ms=3000; connectors deployed through"
                 + " REST");
         setup.put("one migration", "the three connectors of docs/online-ddl.md, new names, topics and migration id"
-                + " each time: coordinator workflow=online-ddl, cutover.mode=all-at-once, cutover.lock.timeout.ms=3000,"
+                + " each time: coordinator workflow=online-ddl, ddl.prefer.instant=false (every ALTER copied), cutover.mode=all-at-once, cutover.lock.timeout.ms=3000,"
                 + " watch.connect.url = both workers' REST APIs, watch.connectors = the source and the sink; source"
                 + " start.mode=current (the coordinator copies on the shard), tasks.max=2, heartbeat.interval.ms=200, producer defaults; sink mode=ghost,"
                 + " tasks.max=2, target.binlog=on; JsonConverter with schemas. Wall time from the first deploy to the"

@@ -123,6 +123,9 @@ final class StressRun {
         roles.put("sink", sink);
         Map<String, String> coordinatorConfig = OnlineDdlRun.coordinatorConfig(topology(), database, TABLE,
                 choice.alter().sql(), base, sink, statusTopic);
+        // the stress exercises the copy and the cut-over under kills: an ALTER the server could run instantly
+        // (ADD COLUMN, DROP COLUMN, ...) is copied here too
+        coordinatorConfig.put("ddl.prefer.instant", "false");
         coordinatorConfig.put("watch.connect.url", String.join(",", connect.restUrls()));
         coordinatorConfig.put("watch.connectors", source + "," + sink);
         Map<Path, Long> logOffsets = new HashMap<>();

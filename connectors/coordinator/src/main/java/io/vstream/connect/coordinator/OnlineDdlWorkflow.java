@@ -1,16 +1,12 @@
 package io.vstream.connect.coordinator;
 
-import io.vstream.connect.coordinator.copy.GhostCopier;
 import io.vstream.connect.coordinator.copy.GhostCopyState;
 import io.vstream.connect.coordinator.ddl.AlterAnalyzer;
 import io.vstream.connect.coordinator.ddl.AlterPlan;
 import io.vstream.connect.coordinator.ddl.AlterRefusedException;
-import io.vstream.connect.coordinator.ddl.AlterStatement;
-import io.vstream.connect.coordinator.ddl.InstantAlter;
 import io.vstream.connect.core.error.ErrorClassifier;
 import io.vstream.connect.core.mapping.MigrationPlans;
 import io.vstream.connect.core.position.GtidPosition;
-import io.vstream.connect.core.throttle.ReplicaLag;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -35,7 +31,6 @@ final class OnlineDdlWorkflow implements Workflow {
     private static final Logger LOG = LoggerFactory.getLogger(OnlineDdlWorkflow.class);
     private static final long ESTIMATE_EVERY_NANOS = 10_000_000_000L;
     private static final long LOG_PROGRESS_EVERY_NANOS = 10_000_000_000L;
-    private static final long EAGER_ROUND_MS = 100;
 
     private final VStreamCoordinatorConnectorConfig config;
     private final String workflow;
@@ -51,10 +46,7 @@ final class OnlineDdlWorkflow implements Workflow {
     private boolean copyDoneLogged;
     private boolean appliersReleased;
     private final CutOverChecksum checksum;
-    private volatile boolean awaitingApplier; // the server copy waits for a shard's applier to record a position
-    private volatile long lastWatchNanos;
-    // per shard, while its server copy runs (the task's stop() closes them from another thread)
-    private final Map<String, GhostCopier> copiers = new java.util.concurrent.ConcurrentHashMap<>();
+    private final ServerCopies copies;
 
     OnlineDdlWorkflow(VStreamCoordinatorConnectorConfig config, String workflow) {
         this.config = config;
@@ -66,6 +58,7 @@ final class OnlineDdlWorkflow implements Workflow {
                         VStreamCoordinatorConnectorConfig.DDL_GHOST_FORMAT)).stateDatabase(config.stateDatabase())
                 .allowNewUniqueKey(config.allowNewUniqueKey()).build();
         this.checksum = new CutOverChecksum(config, workflow, migration, applier);
+        this.copies = new ServerCopies(config, migration, applier);
     }
 
     @Override
@@ -81,7 +74,7 @@ final class OnlineDdlWorkflow implements Workflow {
     @Override
     public WorkflowStatus step(WorkflowStatus status) throws SQLException, InterruptedException {
         if (status.state().isFinal()) {
-            closeCopiers();
+            copies.close();
             return status;
         }
         switch (status.state()) {
@@ -113,7 +106,7 @@ final class OnlineDdlWorkflow implements Workflow {
                     + String.join("; ", problems));
         }
         if (config.preferInstant()) {
-            WorkflowStatus instant = instantly(status);
+            WorkflowStatus instant = new InstantMigration(config, workflow, migration).run(status);
             if (instant != null) {
                 return instant;
             }
@@ -158,91 +151,6 @@ final class OnlineDdlWorkflow implements Workflow {
         return status.to(WorkflowState.COPYING);
     }
 
-    /**
-     * Runs the ALTER on every shard with {@code ALGORITHM=INSTANT} when the server can ({@link InstantAlter}; a
-     * restarted coordinator skips the shards that record it done): the next status (COMPLETE, waiting, or FAILED), or
-     * null to take the copy path (the server cannot, or the ALTER chooses its own algorithm).
-     */
-    private WorkflowStatus instantly(WorkflowStatus status) throws SQLException {
-        String body;
-        try {
-            body = AlterStatement.parse(config.ddlDatabase(), config.ddlTable(), config.ddlAlter()).body();
-        } catch (AlterRefusedException e) {
-            return status.failed("the ALTER is refused: " + e.getMessage());
-        }
-        if (InstantAlter.choosesAlgorithm(body)) {
-            LOG.info("Workflow {}: the ALTER names its own ALGORITHM or LOCK; copying", workflow);
-            return null;
-        }
-        Map<String, VStreamCoordinatorConnectorConfig.Endpoint> pending = new LinkedHashMap<>();
-        for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : shards.entrySet()) {
-            try (Connection c = Servers.open(e.getValue())) {
-                if (!MigrationPlans.appliedInstantly(c, config.stateDatabase(), migration)) {
-                    pending.put(e.getKey(), e.getValue());
-                }
-            }
-        }
-        boolean none = pending.size() == shards.size();
-        if (none) {
-            for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : shards.entrySet()) {
-                try (Connection c = Servers.open(e.getValue())) {
-                    String why = InstantAlter.refusal(c, config.ddlDatabase(), config.ddlTable(), body);
-                    if (why != null) {
-                        LOG.info("Workflow {}: the ALTER cannot run instantly on shard {} ({}); copying", workflow,
-                                e.getKey(), why);
-                        return null;
-                    }
-                }
-            }
-        }
-        Duration wait = config.cutOverLockTimeout();
-        for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : pending.entrySet()) {
-            try (Connection c = Servers.open(e.getValue())) {
-                String busy = InstantAlter.longTransaction(c, wait);
-                if (busy != null) {
-                    return new WorkflowStatus(WorkflowState.CREATED, null, status.attempts(), "instant ALTER waits:"
-                            + " on shard " + e.getKey() + " " + busy + " (it may hold the table); it runs once that"
-                            + " transaction has ended");
-                }
-                long begin = System.nanoTime();
-                try {
-                    InstantAlter.apply(c, config.ddlDatabase(), config.ddlTable(), body, wait);
-                } catch (SQLException ex) {
-                    if (ex.getErrorCode() == 1205) {
-                        int attempts = status.attempts() + 1;
-                        if (attempts >= config.cutOverMaxAttempts()) {
-                            return status.failed("instant ALTER: the table on shard " + e.getKey() + " stayed busy"
-                                    + " through " + attempts + " tries (each waited " + wait.toMillis() + " ms for its"
-                                    + " metadata lock); run it at a quieter time, or raise cutover.lock.timeout.ms");
-                        }
-                        return new WorkflowStatus(WorkflowState.CREATED, null, attempts, "instant ALTER: the table"
-                                + " on shard " + e.getKey() + " was busy (waited " + wait.toMillis() + " ms for its"
-                                + " metadata lock, try " + attempts + " of " + config.cutOverMaxAttempts() + ");"
-                                + " trying again");
-                    }
-                    if (none && InstantAlter.notInstant(ex)) {
-                        LOG.info("Workflow {}: shard {} cannot run the ALTER instantly after all ({}); copying",
-                                workflow, e.getKey(), ex.getMessage());
-                        return null;
-                    }
-                    return status.failed("instant ALTER failed on shard " + e.getKey() + ": " + ex.getMessage()
-                            + " (error " + ex.getErrorCode() + "); the shards that record it in "
-                            + config.stateDatabase() + ".migrations have the new schema, the others the old one:"
-                            + " fix the cause and deploy the workflow again (done shards are skipped)");
-                }
-                MigrationPlans.saveInstant(c, config.stateDatabase(), migration, config.ddlDatabase(),
-                        config.ddlTable());
-                LOG.info("Workflow {}: shard {}: ALTER applied instantly in {} ms", workflow, e.getKey(),
-                        (System.nanoTime() - begin) / 1_000_000);
-                none = false;
-            }
-        }
-        LOG.info("Workflow {}: ALTER applied instantly on every shard; complete", workflow);
-        return new WorkflowStatus(WorkflowState.COMPLETE, null, status.attempts(), "applied instantly"
-                + " (ALGORITHM=INSTANT) on every shard: no ghost, copy or cut-over; the workflow's source and sink"
-                + " have nothing to do: delete them");
-    }
-
     private void dropGhosts(Map<String, AlterPlan> plans) {
         for (Map.Entry<String, AlterPlan> p : plans.entrySet()) {
             try (Connection c = Servers.open(shards.get(p.getKey()))) {
@@ -257,7 +165,7 @@ final class OnlineDdlWorkflow implements Workflow {
 
     /** Looks at every shard's applier progress; the slowest shard decides the state. */
     private WorkflowStatus watch(WorkflowStatus status) throws SQLException {
-        lastWatchNanos = System.nanoTime();
+        copies.roundStarts();
         boolean awaiting = false;
         if (!appliersReleased) {
             // A coordinator that died in a checksum slice left its applier paused (or stopping at a position): its
@@ -279,7 +187,7 @@ final class OnlineDdlWorkflow implements Workflow {
         boolean refreshEstimates = System.nanoTime() - estimatesReadAt > ESTIMATE_EVERY_NANOS || estimates.isEmpty();
         List<String> applied = new ArrayList<>();
         List<String> throttled = new ArrayList<>();
-        String hold = config.serverCopy() ? copyHold() : null; // holds every shard's server copy
+        String hold = config.serverCopy() ? copies.hold() : null; // holds every shard's server copy
         for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : shards.entrySet()) {
             try (Connection c = Servers.open(e.getValue())) {
                 String failure = applier.failure(c);
@@ -303,25 +211,16 @@ final class OnlineDdlWorkflow implements Workflow {
                 long shardCopied;
                 boolean shardDone;
                 if (config.serverCopy()) {
-                    String refused = refuseSourceCopy(e.getKey(), a);
+                    String refused = ServerCopies.refuseSourceCopy(e.getKey(), a);
                     if (refused != null) {
                         return status.failed(refused);
                     }
                     GhostCopyState.Summary copy = GhostCopyState.summary(c, config.stateDatabase(), migration);
-                    if (copy.done()) {
-                        GhostCopier finished = copiers.remove(e.getKey());
-                        if (finished != null) {
-                            finished.close();
-                        }
-                    }
                     why = copy.done() ? null : hold != null ? hold : throttleReason(e.getKey(), a, true);
-                    GhostCopier copier = copy.done() ? null : copier(e.getKey(), e.getValue());
-                    if (copier != null && copier.failure() != null) {
-                        closeCopiers();
-                        return status.failed("the copy on shard " + e.getKey() + " cannot go on: " + copier.failure());
-                    }
-                    if (copier != null) {
-                        copier.throttle(why);
+                    String stopped = copies.follow(e.getKey(), e.getValue(), copy, why);
+                    if (stopped != null) {
+                        copies.close();
+                        return status.failed("the copy on shard " + e.getKey() + " cannot go on: " + stopped);
                     }
                     shardCopied = copy.rowsCopied();
                     shardDone = copy.done();
@@ -356,7 +255,7 @@ final class OnlineDdlWorkflow implements Workflow {
                 maxLagMs = behind == null || maxLagMs == null ? null : Math.max(maxLagMs, behind);
             }
         }
-        awaitingApplier = awaiting && config.serverCopy();
+        copies.awaitingApplier(awaiting && config.serverCopy());
         if (refreshEstimates) {
             estimatesReadAt = System.nanoTime();
         }
@@ -457,88 +356,14 @@ final class OnlineDdlWorkflow implements Workflow {
         return "the applier on shard " + shard + " is " + behind + " ms behind (max " + max + " ms)";
     }
 
-    /**
-     * Why the operator or a replica holds every shard's server copy back this round (ddl.copy.paused, a replica of
-     * throttle.replicas lagging more than throttle.max.replica.lag.ms or not replicating), or null.
-     */
-    private String copyHold() {
-        if (config.copyPaused()) {
-            return "paused by the operator (ddl.copy.paused=true)";
-        }
-        for (VStreamCoordinatorConnectorConfig.Endpoint r : config.throttleReplicas()) {
-            Long lag;
-            try (Connection c = Servers.open(r)) {
-                lag = ReplicaLag.secondsBehind(c);
-            } catch (SQLException ex) {
-                lag = null;
-            }
-            String why = ReplicaLag.reason(r.host() + ":" + r.port(), lag, config.throttleMaxReplicaLag());
-            if (why != null) {
-                return why;
-            }
-        }
-        return null;
-    }
-
-    /**
-     * With the server copy, a source that runs its own copy phase (its copy state, as the applier recorded it, lists
-     * tables) would send every row a second time through Kafka: the workflow fails before that mixes with the copy.
-     */
-    private static String refuseSourceCopy(String shard, ApplierChannel.Applied a) {
-        String copy = a.copyState();
-        if (copy == null || copy.isBlank()
-                || io.vstream.connect.core.position.OffsetCodec.copyStateFromJson(copy).isEmpty()) {
-            return null;
-        }
-        return "the source connector runs its own copy phase on shard " + shard + " (start.mode=copy) while the"
-                + " coordinator copies on the server (ddl.copy.method=server): cancel the workflow, then deploy the"
-                + " source with start.mode=current (or the coordinator with ddl.copy.method=stream) and start again";
-    }
-
-    /** The shard's server copy, started the first time (a restarted coordinator resumes it from the shard's state). */
-    private GhostCopier copier(String shard, VStreamCoordinatorConnectorConfig.Endpoint endpoint) throws SQLException {
-        GhostCopier copier = copiers.get(shard);
-        if (copier != null) {
-            return copier;
-        }
-        MigrationPlans.Plan plan;
-        try (Connection c = Servers.open(endpoint)) {
-            plan = MigrationPlans.load(c, config.stateDatabase(), migration);
-        }
-        if (plan == null) {
-            throw new SQLException("the plan of migration " + migration + " is missing on shard " + shard);
-        }
-        copier = new GhostCopier(shard, () -> Servers.open(endpoint), plan, config.stateDatabase(),
-                config.ghostCopy(), c -> {
-                    List<ApplierChannel.Applied> rows = applier.applied(c);
-                    return rows.size() == 1 ? rows.get(0).position() : null;
-                });
-        copier.start();
-        copiers.put(shard, copier);
-        return copier;
-    }
-
-    /** Stops every shard's server copy (a chunk in flight commits or rolls back whole). */
-    private void closeCopiers() {
-        awaitingApplier = false;
-        copiers.values().forEach(GhostCopier::close);
-        copiers.clear();
-    }
-
     @Override
     public void close() {
-        closeCopiers();
+        copies.close();
     }
 
-    /**
-     * A shard's copy has just ended (or failed): the next round sees it at once rather than a poll interval later; and
-     * while the server copy waits for an applier's first position, rounds come every {@value #EAGER_ROUND_MS} ms, so
-     * the copy starts as soon as it may.
-     */
     @Override
     public boolean wantsRound() {
-        return copiers.values().stream().anyMatch(GhostCopier::finished)
-                || awaitingApplier && System.nanoTime() - lastWatchNanos >= EAGER_ROUND_MS * 1_000_000;
+        return copies.wantsRound();
     }
 
     /** The checksum (in slices, each at an exact position) on every shard, then the atomic swap on every shard. */
@@ -647,7 +472,7 @@ final class OnlineDdlWorkflow implements Workflow {
     /** Retires the appliers, drops the ghost tables and the plans; the original tables are untouched. */
     @Override
     public WorkflowStatus cancel(WorkflowStatus status) throws SQLException {
-        closeCopiers();
+        copies.close();
         runAll("HANDED_OFF");
         for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : shards.entrySet()) {
             try (Connection c = Servers.open(e.getValue())) {

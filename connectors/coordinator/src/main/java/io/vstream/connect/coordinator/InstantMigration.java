@@ -1,0 +1,119 @@
+package io.vstream.connect.coordinator;
+
+import io.vstream.connect.coordinator.ddl.AlterRefusedException;
+import io.vstream.connect.coordinator.ddl.AlterStatement;
+import io.vstream.connect.coordinator.ddl.InstantAlter;
+import io.vstream.connect.core.mapping.MigrationPlans;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The online-DDL workflow's instant path (ddl.prefer.instant): when the server can apply the ALTER with
+ * {@code ALGORITHM=INSTANT} on every shard ({@link InstantAlter} asks it on a probe table), runs it there, shard by
+ * shard, waiting while a long transaction is open and retrying a busy table's metadata lock a bounded number of times,
+ * and records each shard done in {@code <state.database>.migrations}, so that a restarted coordinator goes on with the
+ * others. Touches every shard of the table.
+ */
+final class InstantMigration {
+    private static final Logger LOG = LoggerFactory.getLogger(InstantMigration.class);
+
+    private final VStreamCoordinatorConnectorConfig config;
+    private final String workflow;
+    private final String migration;
+
+    InstantMigration(VStreamCoordinatorConnectorConfig config, String workflow, String migration) {
+        this.config = config;
+        this.workflow = workflow;
+        this.migration = migration;
+    }
+
+    /**
+     * Runs the ALTER on every shard with {@code ALGORITHM=INSTANT} when the server can ({@link InstantAlter}; a
+     * restarted coordinator skips the shards that record it done): the next status (COMPLETE, waiting, or FAILED), or
+     * null to take the copy path (the server cannot, or the ALTER chooses its own algorithm).
+     */
+    WorkflowStatus run(WorkflowStatus status) throws SQLException {
+        String body;
+        try {
+            body = AlterStatement.parse(config.ddlDatabase(), config.ddlTable(), config.ddlAlter()).body();
+        } catch (AlterRefusedException e) {
+            return status.failed("the ALTER is refused: " + e.getMessage());
+        }
+        if (InstantAlter.choosesAlgorithm(body)) {
+            LOG.info("Workflow {}: the ALTER names its own ALGORITHM or LOCK; copying", workflow);
+            return null;
+        }
+        Map<String, VStreamCoordinatorConnectorConfig.Endpoint> pending = new LinkedHashMap<>();
+        for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : config.shards().entrySet()) {
+            try (Connection c = Servers.open(e.getValue())) {
+                if (!MigrationPlans.appliedInstantly(c, config.stateDatabase(), migration)) {
+                    pending.put(e.getKey(), e.getValue());
+                }
+            }
+        }
+        boolean none = pending.size() == config.shards().size();
+        if (none) {
+            for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : config.shards().entrySet()) {
+                try (Connection c = Servers.open(e.getValue())) {
+                    String why = InstantAlter.refusal(c, config.ddlDatabase(), config.ddlTable(), body);
+                    if (why != null) {
+                        LOG.info("Workflow {}: the ALTER cannot run instantly on shard {} ({}); copying", workflow,
+                                e.getKey(), why);
+                        return null;
+                    }
+                }
+            }
+        }
+        Duration wait = config.cutOverLockTimeout();
+        for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : pending.entrySet()) {
+            try (Connection c = Servers.open(e.getValue())) {
+                String busy = InstantAlter.longTransaction(c, wait);
+                if (busy != null) {
+                    return new WorkflowStatus(WorkflowState.CREATED, null, status.attempts(), "instant ALTER waits:"
+                            + " on shard " + e.getKey() + " " + busy + " (it may hold the table); it runs once that"
+                            + " transaction has ended");
+                }
+                long begin = System.nanoTime();
+                try {
+                    InstantAlter.apply(c, config.ddlDatabase(), config.ddlTable(), body, wait);
+                } catch (SQLException ex) {
+                    if (ex.getErrorCode() == 1205) {
+                        int attempts = status.attempts() + 1;
+                        if (attempts >= config.cutOverMaxAttempts()) {
+                            return status.failed("instant ALTER: the table on shard " + e.getKey() + " stayed busy"
+                                    + " through " + attempts + " tries (each waited " + wait.toMillis() + " ms for its"
+                                    + " metadata lock); run it at a quieter time, or raise cutover.lock.timeout.ms");
+                        }
+                        return new WorkflowStatus(WorkflowState.CREATED, null, attempts, "instant ALTER: the table"
+                                + " on shard " + e.getKey() + " was busy (waited " + wait.toMillis() + " ms for its"
+                                + " metadata lock, try " + attempts + " of " + config.cutOverMaxAttempts() + ");"
+                                + " trying again");
+                    }
+                    if (none && InstantAlter.notInstant(ex)) {
+                        LOG.info("Workflow {}: shard {} cannot run the ALTER instantly after all ({}); copying",
+                                workflow, e.getKey(), ex.getMessage());
+                        return null;
+                    }
+                    return status.failed("instant ALTER failed on shard " + e.getKey() + ": " + ex.getMessage()
+                            + " (error " + ex.getErrorCode() + "); the shards that record it in "
+                            + config.stateDatabase() + ".migrations have the new schema, the others the old one:"
+                            + " fix the cause and deploy the workflow again (done shards are skipped)");
+                }
+                MigrationPlans.saveInstant(c, config.stateDatabase(), migration, config.ddlDatabase(),
+                        config.ddlTable());
+                LOG.info("Workflow {}: shard {}: ALTER applied instantly in {} ms", workflow, e.getKey(),
+                        (System.nanoTime() - begin) / 1_000_000);
+                none = false;
+            }
+        }
+        LOG.info("Workflow {}: ALTER applied instantly on every shard; complete", workflow);
+        return new WorkflowStatus(WorkflowState.COMPLETE, null, status.attempts(), "applied instantly"
+                + " (ALGORITHM=INSTANT) on every shard: no ghost, copy or cut-over; the workflow's source and sink"
+                + " have nothing to do: delete them");
+    }
+}
