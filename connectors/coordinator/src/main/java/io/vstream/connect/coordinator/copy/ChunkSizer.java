@@ -22,6 +22,11 @@ final class ChunkSizer {
         return size;
     }
 
+    /** A chunk met a row an application transaction holds: the next one is half as large (less likely to). */
+    void contended() {
+        size = Math.max(GhostCopySettings.MIN_CHUNK_ROWS, size / 2);
+    }
+
     /**
      * Takes the measure of a full chunk (one that spanned {@code rows} rows of the original: the range's shorter tail
      * is no measure) that took {@code nanos}.

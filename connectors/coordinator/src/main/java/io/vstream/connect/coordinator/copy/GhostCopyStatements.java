@@ -14,7 +14,7 @@ import java.util.Map;
  * the original into the ghost through the column mapping over a key range {@code (last, upper]}, where a key the ghost
  * holds already keeps the ghost's row (the change stream wrote it, and a copy never overwrites what the stream wrote),
  * reading the original with shared row locks (so no change to a chunk's rows can commit between the read and the
- * chunk's commit: every later change is applied after the chunk). No IGNORE: a value the new type cannot hold is an
+ * chunk's commit: every later change is applied after the chunk), taken without waiting. No IGNORE: a value the new type cannot hold is an
  * error; and since a duplicate on another unique key of the ghost would also keep a row out, a ghost with such a key
  * is checked for rows of the chunk it lacks ({@link #missing}), and {@link #insertOne} lets the server name the key.
  * Touches no server.
@@ -72,16 +72,19 @@ final class GhostCopyStatements {
     /**
      * The chunk: every row of {@code (from, to]} into the ghost, except that a key the ghost holds already keeps the
      * ghost's row (a no-op update of its key), bound by {@link #rangeArgs}. The driver's affected-rows count (found
-     * rows) is then the rows the chunk covered.
+     * rows) is then the rows the chunk covered. With {@code nowait} the share locks are taken without waiting: a row
+     * an application transaction holds fails the chunk at once (1205) instead of making it wait while it holds the
+     * locks it has, so the chunk never closes a deadlock with the application's writes.
      */
-    String insert(boolean from, boolean to) {
+    String insert(boolean from, boolean to, boolean nowait) {
         List<String> keep = new ArrayList<>();
         for (String g : ghostKey) {
             String col = ghost + "." + SqlIdentifiers.quote(g);
             keep.add(col + " = " + col);
         }
         return SqlTag.tag(TAG, "INSERT INTO " + ghost + " (" + targetColumns + ") SELECT " + sourceColumns + " FROM "
-                + original + " AS o" + where(from, to) + " LOCK IN SHARE MODE ON DUPLICATE KEY UPDATE "
+                + original + " AS o" + where(from, to) + " LOCK IN SHARE MODE" + (nowait ? " NOWAIT" : "")
+                + " ON DUPLICATE KEY UPDATE "
                 + String.join(", ", keep));
     }
 

@@ -17,7 +17,11 @@ import org.slf4j.LoggerFactory;
  * Copies one key range of the original into the ghost on the shard, chunk after chunk on its own connection: each
  * chunk is one transaction that finds the chunk's upper key, runs the {@code INSERT ... SELECT} and records the new
  * last key and the rows it added in {@link GhostCopyState}. The chunk's size adapts to the target time
- * ({@link ChunkSizer}); it waits while the copy is throttled and keeps to the rate cap. A deadlock, a lock wait timeout
+ * ({@link ChunkSizer}); it waits while the copy is throttled and keeps to the rate cap. A chunk takes its share locks
+ * without waiting: one that meets a row a writer holds is rolled back at once and tried again smaller after a moment
+ * (after {@value #WAIT_AFTER_CONTENDED} in a row, one chunk waits for its locks), so the copy never holds locks while
+ * it waits for a writer, which is how it would close a deadlock that InnoDB resolves by failing the writer's
+ * transaction (the smaller one). A deadlock, a lock wait timeout
  * or a lost connection is retried (from the state on the shard, so a chunk whose commit was lost is not copied twice).
  * When the ghost has unique keys besides the shared one, a chunk that left a row out is tried again once the applier
  * has applied what the server had committed then (the stream may hold the change that frees the value); a row that
@@ -28,6 +32,11 @@ final class RangeCopy {
     private static final Logger LOG = LoggerFactory.getLogger(RangeCopy.class);
     private static final int LOCK_WAIT_TIMEOUT_S = 10;
     private static final int MAX_UNIQUE_CONFLICTS = 3;
+    /**
+     * After this many chunks in a row met a held row (a writer keeps a row of the range locked), the next chunk waits
+     * for its locks (at most {@value #LOCK_WAIT_TIMEOUT_S} s) rather than failing at once.
+     */
+    private static final int WAIT_AFTER_CONTENDED = 20;
     private static final long MAX_BACKOFF_MS = 10_000;
     private static final long APPLIER_WAIT_MS = 600_000;
 
@@ -36,6 +45,7 @@ final class RangeCopy {
     private final int rangeNo;
     private final ChunkSizer sizer;
     private int conflicts;
+    private int contended; // chunks in a row that met a row a writer held
 
     RangeCopy(GhostCopier copier, GhostCopyState.Range range) {
         this.copier = copier;
@@ -102,9 +112,19 @@ final class RangeCopy {
             List<Object> to = full ? upper.values() : end;
             List<Object> from = last == null ? null : last.values();
             int rows;
-            try (PreparedStatement ps = c.prepareStatement(sql.insert(last != null, to != null))) {
+            boolean nowait = contended < WAIT_AFTER_CONTENDED;
+            try (PreparedStatement ps = c.prepareStatement(sql.insert(last != null, to != null, nowait))) {
                 bind(ps, GhostCopyStatements.rangeArgs(from, to));
                 rows = ps.executeUpdate();
+            } catch (SQLException e) {
+                if (e.getErrorCode() != 1205 && e.getErrorCode() != 1213) {
+                    throw e;
+                }
+                c.rollback(); // a row held by a writer (or, waiting, a lock timeout or a deadlock): smaller, again
+                contended++;
+                sizer.contended();
+                Thread.sleep(Math.min(200, 5L * contended));
+                continue;
             }
             if (copier.checkMissing()) {
                 LastPk lacking = missing(c, from, to);
@@ -118,6 +138,7 @@ final class RangeCopy {
                     next, rows, !full);
             c.commit();
             conflicts = 0;
+            contended = 0;
             if (full) {
                 sizer.observe(size, System.nanoTime() - begin);
             }

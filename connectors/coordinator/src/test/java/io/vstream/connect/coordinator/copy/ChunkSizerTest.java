@@ -39,4 +39,15 @@ class ChunkSizerTest {
         s.observe(100, 0);
         assertThat(s.size()).isEqualTo(1_500);
     }
+
+    @Test
+    void aContendedChunkHalvesTheNextOneDownToTheSmallest() {
+        ChunkSizer s = new ChunkSizer(200 * MS, 100_000);
+        s.contended();
+        assertThat(s.size()).isEqualTo(GhostCopySettings.FIRST_CHUNK_ROWS / 2);
+        for (int i = 0; i < 10; i++) {
+            s.contended();
+        }
+        assertThat(s.size()).isEqualTo(GhostCopySettings.MIN_CHUNK_ROWS);
+    }
 }

@@ -24,14 +24,14 @@ class GhostCopyStatementsTest {
     void theChunkInsertsThroughTheMappingUnderSharedLocksKeepingWhatTheGhostHolds() {
         GhostCopyStatements s = new GhostCopyStatements(plan());
         assertThat(s.originalKey()).containsExactly("k`x", "id");
-        String sql = s.insert(true, true);
+        String sql = s.insert(true, true, true);
         assertThat(sql).startsWith("/* vstream-connect:ghost-copy */ ")
                 .contains("INSERT INTO `shop`.`_orders_gho` (`id`, `k``x`, `extra2`) SELECT o.`id`, o.`k``x`,"
                         + " o.`extra` FROM `shop`.`orders` AS o WHERE ((`k``x` > ?) OR (`k``x` = ? AND `id` > ?))"
                         + " AND ((`k``x` < ?) OR (`k``x` = ? AND `id` < ?) OR (`k``x` = ? AND `id` = ?))"
-                        + " LOCK IN SHARE MODE ON DUPLICATE KEY UPDATE `shop`.`_orders_gho`.`k``x` ="
+                        + " LOCK IN SHARE MODE NOWAIT ON DUPLICATE KEY UPDATE `shop`.`_orders_gho`.`k``x` ="
                         + " `shop`.`_orders_gho`.`k``x`, `shop`.`_orders_gho`.`id` = `shop`.`_orders_gho`.`id`");
-        assertThat(s.insert(false, false)).contains("FROM `shop`.`orders` AS o LOCK IN SHARE MODE");
+        assertThat(s.insert(false, false, false)).contains("FROM `shop`.`orders` AS o LOCK IN SHARE MODE ON DUPLICATE");
         assertThat(s.missing(false, true)).endsWith("SELECT `k``x`, `id` FROM `shop`.`orders` AS o WHERE"
                 + " ((`k``x` < ?) OR (`k``x` = ? AND `id` < ?) OR (`k``x` = ? AND `id` = ?)) AND NOT EXISTS"
                 + " (SELECT 1 FROM `shop`.`_orders_gho` AS g WHERE g.`k``x` = o.`k``x` AND g.`id` = o.`id`) LIMIT 1");
