@@ -73,13 +73,11 @@ final class MappedChecksum {
         Map<String, String[]> origTypes = types(info, plan.database(), plan.table());
         Map<String, String[]> ghostTypes = types(info, plan.database(), plan.ghostTable());
         List<String> ghostKey = plan.keyColumns();
-        List<String> originalKey = new ArrayList<>();
+        List<String> originalKey = plan.originalKeyColumns();
         boolean sameKeyTypes = true;
-        for (String g : ghostKey) {
-            String o = plan.mapping().shared().entrySet().stream().filter(e -> e.getValue().equalsIgnoreCase(g))
-                    .map(Map.Entry::getKey).findFirst().orElseThrow(() -> new IllegalStateException("key column "
-                            + g + " of the ghost is not a shared column of migration " + plan.migration()));
-            originalKey.add(o);
+        for (int i = 0; i < ghostKey.size(); i++) {
+            String g = ghostKey.get(i);
+            String o = originalKey.get(i);
             String[] ot = origTypes.get(o.toLowerCase(Locale.ROOT));
             String[] gt = ghostTypes.get(g.toLowerCase(Locale.ROOT));
             sameKeyTypes &= ot != null && gt != null && ot[0].equals(gt[0]) && Objects.equals(ot[1], gt[1]);

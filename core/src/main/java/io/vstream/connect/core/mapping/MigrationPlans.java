@@ -21,6 +21,21 @@ public final class MigrationPlans {
     /** One migration on one shard. */
     public record Plan(String migration, String database, String table, String ghostTable, ColumnMapping mapping,
                        List<String> keyColumns, boolean newUniqueKey) {
+        /**
+         * The shared key's columns by their names in the original table, in key order ({@link #keyColumns} names them
+         * in the ghost).
+         *
+         * @throws IllegalStateException when a key column is not a shared column of the mapping
+         */
+        public List<String> originalKeyColumns() {
+            List<String> out = new java.util.ArrayList<>();
+            for (String g : keyColumns) {
+                out.add(mapping.shared().entrySet().stream().filter(e -> e.getValue().equalsIgnoreCase(g))
+                        .map(java.util.Map.Entry::getKey).findFirst().orElseThrow(() -> new IllegalStateException(
+                                "key column " + g + " of the ghost is not a shared column of migration " + migration)));
+            }
+            return out;
+        }
     }
 
     private MigrationPlans() {

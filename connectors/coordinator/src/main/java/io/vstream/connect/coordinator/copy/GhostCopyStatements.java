@@ -33,13 +33,7 @@ final class GhostCopyStatements {
         this.original = SqlIdentifiers.qualify(plan.database(), plan.table());
         this.ghost = SqlIdentifiers.qualify(plan.database(), plan.ghostTable());
         this.ghostKey = List.copyOf(plan.keyColumns());
-        List<String> okey = new ArrayList<>();
-        for (String g : ghostKey) {
-            okey.add(plan.mapping().shared().entrySet().stream().filter(e -> e.getValue().equalsIgnoreCase(g))
-                    .map(Map.Entry::getKey).findFirst().orElseThrow(() -> new IllegalArgumentException("key column "
-                            + g + " of the ghost is not a shared column of migration " + plan.migration())));
-        }
-        this.originalKey = List.copyOf(okey);
+        this.originalKey = List.copyOf(plan.originalKeyColumns());
         List<String> targets = new ArrayList<>();
         List<String> sources = new ArrayList<>();
         for (Map.Entry<String, String> e : plan.mapping().shared().entrySet()) {
