@@ -21,6 +21,7 @@ import io.vstream.connect.core.topology.ShardAddress;
 import org.apache.kafka.connect.data.Struct;
 import java.io.Serializable;
 import java.sql.Connection;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -59,6 +60,7 @@ final class ShardStreamer implements Runnable {
     private boolean openSinceBoundary;
     private volatile Throwable failure;
     private volatile BinaryLogClient client;
+    private volatile BinlogSilenceWatch silenceWatch; // of the connection in client
     private volatile Exception clientFailure;
     private volatile boolean ended; // the stream reached a reshard journal that retires this shard: it is done
     private final io.vstream.connect.core.reshard.Journal drainJournal; // the journal a resumed stream must reach
@@ -364,7 +366,8 @@ final class ShardStreamer implements Runnable {
         c.setKeepAlive(false);
         c.setBlocking(true);
         c.setConnectTimeout(settings.connectTimeout().toMillis());
-        c.setHeartbeatInterval(Math.max(100, settings.heartbeatInterval().toMillis() / 2));
+        Duration serverHeartbeat = Duration.ofMillis(Math.max(100, settings.heartbeatInterval().toMillis() / 2));
+        c.setHeartbeatInterval(serverHeartbeat.toMillis());
         c.setGtidSet(committed.gtid().serverFormat());
         c.setGtidSetFallbackToPurged(false);
         c.setUseSendAnnotateRowsEvent(false);
@@ -392,10 +395,15 @@ final class ShardStreamer implements Runnable {
         }
         LOG.info("Shard {}: streaming the binlog of {}:{} from {}{} (server_id {})", shard.name(), shard.host(),
                 shard.port(), committed.gtidText(), target == null ? "" : " to " + target, serverId);
+        BinlogSilenceWatch watch = new BinlogSilenceWatch(shard.name(), BinlogSilenceWatch.limit(serverHeartbeat),
+                this::disconnectQuietly);
+        silenceWatch = watch.start();
         try {
             c.connect();
         } catch (ServerException e) {
             throw classify(e);
+        } finally {
+            watch.close();
         }
         if (targetReached || ended) {
             return;
@@ -441,6 +449,8 @@ final class ShardStreamer implements Runnable {
             disconnectQuietly(); // stopped while this connection was being opened
             return;
         }
+        BinlogSilenceWatch watch = silenceWatch;
+        watch.eventStarts();
         try {
             onEvent(event);
         } catch (RuntimeException e) {
@@ -451,6 +461,8 @@ final class ShardStreamer implements Runnable {
                     + ": cannot process the binlog event after " + committed.gtidText() + ": " + e.getMessage(), e);
             running = false;
             disconnectQuietly();
+        } finally {
+            watch.eventEnds();
         }
     }
 
