@@ -16,14 +16,15 @@ import org.slf4j.LoggerFactory;
  * takes a consistent snapshot of the shard (position S), stops the applier at exactly S, compares the original (read
  * in the snapshot, i.e. at S) with the ghost (which then holds exactly S) through the mapping ({@link MappedChecksum}),
  * chunk after chunk from where the previous slice ended, for about {@code cutover.lock.timeout.ms}; then lets the
- * applier run again. Every wait is bounded by the same time: an applier that does not stop in time runs again at once
- * and the slice is tried again on a later round; after {@link #MAX_STALLS} such stalls in a row it gives up (the
+ * applier run again. The pause is bounded by the same time, the applier's way to S by {@link #reachBudget}: an
+ * applier that does not stop in time runs again at once and the slice is tried again on a later round; after {@link #MAX_STALLS} such stalls in a row it gives up (the
  * workflow counts a failed attempt). The progress is kept in memory: a restarted coordinator compares from the start.
  * Touches every shard (reads both tables; writes the applier's control row).
  */
 final class CutOverChecksum {
     private static final Logger LOG = LoggerFactory.getLogger(CutOverChecksum.class);
     static final int MAX_STALLS = 5;
+    static final Duration MIN_REACH = Duration.ofSeconds(30);
 
     /** A slice's outcome: a mismatch (the workflow fails), giving up after stalls (a failed attempt), or neither. */
     record Slice(String mismatch, String gaveUp) {
@@ -79,9 +80,10 @@ final class CutOverChecksum {
                      ConsistentSnapshot snap = ConsistentSnapshot.open(snapConn, Flavor.MARIADB, null)) {
                     String s = snap.position().format();
                     applier.command(c, "STOP_AT", s);
-                    if (applier.awaitAck(c, "STOP_AT", s, budget) == null) {
+                    Duration reach = reachBudget(budget);
+                    if (applier.awaitAck(c, "STOP_AT", s, reach) == null) {
                         return stalled("the applier on shard " + shard + " did not reach " + s + " within "
-                                + budget.toMillis() + " ms");
+                                + reach.toMillis() + " ms");
                     }
                     long before = sum.rowsCompared();
                     MappedChecksum.Mismatch m = sum.compareUntil(snap.connection(), c,
@@ -104,6 +106,16 @@ final class CutOverChecksum {
                 applier.command(c, "RUN", null);
             }
         }
+    }
+
+    /**
+     * How long the applier may take to reach the snapshot's position: at least {@link #MIN_REACH}. It runs meanwhile
+     * (only the ghost waits; the application's writes are never held by a slice), so under a heavy write load,
+     * where the transactions committed while it was paused take it seconds to apply, waiting costs only time, and
+     * giving up after the cut-over's lock timeout made every slice fail.
+     */
+    static Duration reachBudget(Duration lockTimeout) {
+        return lockTimeout.compareTo(MIN_REACH) > 0 ? lockTimeout : MIN_REACH;
     }
 
     private Slice stalled(String why) {

@@ -22,13 +22,26 @@ final class DdlTargets {
     private DdlTargets() {
     }
 
-    /** Whether {@code statement} changes {@code table} (any database). */
-    static boolean touches(String statement, String table) {
+    /** A table a statement changes: its database as written ({@code null} when unqualified) and its name. */
+    record Target(String database, String table) {
+        /** Whether this is {@code database.table}, an unqualified name resolving in {@code sessionDb}. */
+        boolean is(String sessionDb, String database, String table) {
+            String db = this.database != null ? this.database : sessionDb;
+            // a DDL with no database of its own, run with none selected, cannot name the table: treat as unknown
+            return this.table.equalsIgnoreCase(table) && (db == null || db.equalsIgnoreCase(database));
+        }
+    }
+
+    /**
+     * Whether {@code statement}, run in the session database {@code sessionDb} (the binlog's default database; may be
+     * null), changes {@code database.table}. A same-named table of another database is another table.
+     */
+    static boolean touches(String statement, String sessionDb, String database, String table) {
         if (statement == null || statement.contains("vstream-connect:")) {
             return false;
         }
-        for (String t : targets(statement)) {
-            if (t.equalsIgnoreCase(table)) {
+        for (Target t : qualifiedTargets(statement)) {
+            if (t.is(sessionDb, database, table)) {
                 return true;
             }
         }
@@ -38,6 +51,13 @@ final class DdlTargets {
     /** The tables a statement changes, without database names; empty for other statements. */
     static List<String> targets(String statement) {
         List<String> out = new ArrayList<>();
+        qualifiedTargets(statement).forEach(t -> out.add(t.table()));
+        return out;
+    }
+
+    /** The tables a statement changes, with the database where the statement names one; empty for other statements. */
+    static List<Target> qualifiedTargets(String statement) {
+        List<Target> out = new ArrayList<>();
         Matcher head = HEAD.matcher(COMMENT.matcher(statement).replaceAll(" "));
         if (!head.matches()) {
             return out;
@@ -51,7 +71,7 @@ final class DdlTargets {
             if (!m.find(pos) || m.start() != pos) {
                 break;
             }
-            out.add(unqualify(m.group(1)));
+            out.add(target(m.group(1)));
             pos = m.end();
             if (!list) {
                 break;
@@ -73,14 +93,17 @@ final class DdlTargets {
         return out;
     }
 
-    private static String unqualify(String name) {
-        String n = name;
-        int dot = lastDotOutsideQuotes(n);
-        if (dot >= 0) {
-            n = n.substring(dot + 1).trim();
+    private static Target target(String name) {
+        int dot = lastDotOutsideQuotes(name);
+        if (dot < 0) {
+            return new Target(null, unquote(name.trim()));
         }
-        if (n.startsWith("`") && n.endsWith("`")) {
-            n = n.substring(1, n.length() - 1).replace("``", "`");
+        return new Target(unquote(name.substring(0, dot).trim()), unquote(name.substring(dot + 1).trim()));
+    }
+
+    private static String unquote(String n) {
+        if (n.startsWith("`") && n.endsWith("`") && n.length() >= 2) {
+            return n.substring(1, n.length() - 1).replace("``", "`");
         }
         return n;
     }

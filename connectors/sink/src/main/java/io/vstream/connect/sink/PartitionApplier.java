@@ -551,7 +551,7 @@ final class PartitionApplier implements Applier {
         }
         String gtid = value.getString("gtid");
         if (plan != null) {
-            if (DdlTargets.touches(value.getString("statement"), plan.table())) {
+            if (DdlTargets.touches(value.getString("statement"), value.getString("db"), plan.database(), plan.table())) {
                 String why = "a DDL statement changed table " + plan.table() + " during its online migration "
                         + plan.migration() + " (" + gtid + "): the migration cannot go on; cancel it and run it again";
                 reportFailure(why);

@@ -39,8 +39,8 @@ final class TargetConnections {
             throw e;
         }
         try (Statement st = c.createStatement()) {
-            st.execute("SET SESSION time_zone = '+00:00'");
-            st.execute("SET SESSION sql_mode = 'STRICT_TRANS_TABLES,STRICT_ALL_TABLES,NO_ENGINE_SUBSTITUTION'");
+            st.execute(io.vstream.connect.core.sql.WriterSession.SET_UTC);
+            st.execute(io.vstream.connect.core.sql.WriterSession.SET_SQL_MODE);
             st.execute("SET SESSION foreign_key_checks = 0");
             if (!settings.binlog()) {
                 try {

@@ -20,10 +20,24 @@ class DdlTargetsTest {
 
     @Test
     void touchesOnlyTheTableItselfAndNeverOurOwnStatements() {
-        assertThat(DdlTargets.touches("CREATE TABLE _orders_gho LIKE orders", "orders")).isFalse();
-        assertThat(DdlTargets.touches("ALTER TABLE _orders_gho MODIFY x BIGINT", "orders")).isFalse();
-        assertThat(DdlTargets.touches("ALTER TABLE orders MODIFY x BIGINT", "orders")).isTrue();
+        assertThat(DdlTargets.touches("CREATE TABLE _orders_gho LIKE orders", "shop", "shop", "orders")).isFalse();
+        assertThat(DdlTargets.touches("ALTER TABLE _orders_gho MODIFY x BIGINT", "shop", "shop", "orders")).isFalse();
+        assertThat(DdlTargets.touches("ALTER TABLE orders MODIFY x BIGINT", "shop", "shop", "orders")).isTrue();
         assertThat(DdlTargets.touches("/* vstream-connect:online-ddl */ RENAME TABLE orders TO _orders_old,"
-                + " _orders_gho TO orders", "orders")).isFalse();
+                + " _orders_gho TO orders", "shop", "shop", "orders")).isFalse();
+    }
+
+    @Test
+    void aSameNamedTableOfAnotherDatabaseIsAnotherTable() {
+        assertThat(DdlTargets.touches("DROP TABLE IF EXISTS fid_ddl2.wide", "fid_ddl", "fid_ddl", "wide")).isFalse();
+        assertThat(DdlTargets.touches("DROP TABLE IF EXISTS wide", "fid_ddl2", "fid_ddl", "wide")).isFalse();
+        assertThat(DdlTargets.touches("DROP TABLE IF EXISTS wide", "fid_ddl", "fid_ddl", "wide")).isTrue();
+        assertThat(DdlTargets.touches("ALTER TABLE `fid_ddl`.`wide` ADD x INT", "other", "fid_ddl", "wide")).isTrue();
+        assertThat(DdlTargets.touches("RENAME TABLE a.wide TO a.w2, fid_ddl.wide TO fid_ddl.w2", null, "fid_ddl",
+                "wide")).isTrue();
+        // no database of its own and none selected: cannot tell, so it counts
+        assertThat(DdlTargets.touches("ALTER TABLE wide ADD x INT", null, "fid_ddl", "wide")).isTrue();
+        assertThat(DdlTargets.qualifiedTargets("DROP TABLE `d.b`.`t`, t2")).containsExactly(
+                new DdlTargets.Target("d.b", "t"), new DdlTargets.Target(null, "t2"));
     }
 }

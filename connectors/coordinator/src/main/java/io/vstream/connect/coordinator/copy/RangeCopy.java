@@ -86,8 +86,8 @@ final class RangeCopy {
         try (Statement st = c.createStatement()) {
             st.execute("SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED");
             st.execute("SET SESSION innodb_lock_wait_timeout = " + LOCK_WAIT_TIMEOUT_S);
-            st.execute("SET SESSION sql_mode = 'STRICT_TRANS_TABLES,STRICT_ALL_TABLES,NO_ENGINE_SUBSTITUTION'");
-            st.execute("SET SESSION time_zone = '+00:00'");
+            st.execute(io.vstream.connect.core.sql.WriterSession.SET_UTC);
+            st.execute(io.vstream.connect.core.sql.WriterSession.SET_SQL_MODE);
         }
         c.setAutoCommit(false);
     }

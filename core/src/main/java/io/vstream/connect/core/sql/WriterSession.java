@@ -1,0 +1,25 @@
+package io.vstream.connect.core.sql;
+
+/**
+ * The session settings of every connection that writes rows into a table of ours (the sink's target, the ghost's
+ * server copy), in one place so that the copy and the change stream write a value the same way.
+ * <ul>
+ *   <li>strict modes: a value the column cannot hold is an error, never a silent truncation;</li>
+ *   <li>{@code NO_AUTO_VALUE_ON_ZERO}: a row whose AUTO_INCREMENT key is 0 (inserted under that mode at the source)
+ *   keeps 0 instead of taking the next counter value;</li>
+ *   <li>{@code NO_ENGINE_SUBSTITUTION}: a table is never created with another engine than asked;</li>
+ *   <li>UTC: temporal values are written as the stream carries them.</li>
+ * </ul>
+ */
+public final class WriterSession {
+    /** The SQL mode of a writing session. */
+    public static final String SQL_MODE =
+            "STRICT_TRANS_TABLES,STRICT_ALL_TABLES,NO_AUTO_VALUE_ON_ZERO,NO_ENGINE_SUBSTITUTION";
+    /** The statement that sets it. */
+    public static final String SET_SQL_MODE = "SET SESSION sql_mode = '" + SQL_MODE + "'";
+    /** The statement that sets the session's time zone to UTC. */
+    public static final String SET_UTC = "SET SESSION time_zone = '+00:00'";
+
+    private WriterSession() {
+    }
+}
