@@ -107,7 +107,7 @@ public final class WorkflowConfigs {
         w.shards().keySet().forEach(s -> topics.add(TopicNames.shardTopic(c.prefix(), w.keyspace(), s)));
         Map<String, String> sink = new LinkedHashMap<>();
         sink.put("connector.class", ConnectorConfig.SINK_CLASS);
-        sink.put("tasks.max", "1");
+        sink.put("tasks.max", String.valueOf(topics.size())); // one applier task per shard
         sink.put("topics", String.join(",", topics));
         sink.put("mode", "ghost");
         sink.put("ghost.migration", c.name());
@@ -115,8 +115,12 @@ public final class WorkflowConfigs {
         sink.put("target.user", w.user());
         sink.put("target.password", w.password());
         sink.put("consumer.override.metadata.max.age.ms", "10000");
+        sink.put("consumer.override.partition.assignment.strategy", ROUND_ROBIN); // each task its own shards
         return assemble(c, coord, source, sink);
     }
+
+    /** The consumer assignment that spreads single-partition shard topics over the tasks (docs/sink.md). */
+    static final String ROUND_ROBIN = "org.apache.kafka.clients.consumer.RoundRobinAssignor";
 
     public static List<ConnectorConfig> clone(Clone w) {
         Common c = w.common();

@@ -827,6 +827,8 @@ class OnlineDdlIT {
             sinkConfig.remove("target.host");
             sinkConfig.put("mode", "ghost");
             sinkConfig.put("tasks.max", "2"); // one applier task per shard's log
+            sinkConfig.put("consumer.override.partition.assignment.strategy",
+                    "org.apache.kafka.clients.consumer.RoundRobinAssignor");
             sinkConfig.put("target.topology", topology);
             sinkConfig.put("ghost.migration", db);
             sinkConfig.put("target.binlog", "on"); // the ghost table's writes replicate like the table's

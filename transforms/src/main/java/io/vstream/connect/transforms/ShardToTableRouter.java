@@ -94,7 +94,10 @@ public class ShardToTableRouter<R extends ConnectRecord<R>> implements Transform
                 break;
         }
         String topic = topicOf(record);
-        return record.newRecord(topic, null, record.keySchema(), record.key(), record.valueSchema(), record.value(),
+        // a source record leaves the table topic's partition to the producer; a sink record keeps the one it was read
+        // from (a sink record cannot be without one)
+        Integer partition = record instanceof org.apache.kafka.connect.sink.SinkRecord ? record.kafkaPartition() : null;
+        return record.newRecord(topic, partition, record.keySchema(), record.key(), record.valueSchema(), record.value(),
                 record.timestamp(), record.headers());
     }
 

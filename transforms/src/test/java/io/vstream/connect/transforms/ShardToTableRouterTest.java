@@ -164,4 +164,19 @@ class ShardToTableRouterTest {
         assertThatThrownBy(() -> configure("topic.format", " ")).isInstanceOf(ConfigException.class);
         assertThatThrownBy(() -> configure("control.events", "route")).isInstanceOf(ConfigException.class);
     }
+
+    @Test
+    void inASinkChainARowKeepsThePartitionItWasReadFrom() {
+        ShardToTableRouter<org.apache.kafka.connect.sink.SinkRecord> sinkRouter = new ShardToTableRouter<>();
+        sinkRouter.configure(Map.of());
+        SourceRecord row = Records.insert(1, 10);
+        org.apache.kafka.connect.sink.SinkRecord in = new org.apache.kafka.connect.sink.SinkRecord(row.topic(), 3,
+                row.keySchema(), row.key(), row.valueSchema(), row.value(), 42L, row.timestamp(),
+                org.apache.kafka.common.record.TimestampType.CREATE_TIME, row.headers());
+        org.apache.kafka.connect.sink.SinkRecord out = sinkRouter.apply(in);
+        assertThat(out.topic()).isEqualTo("vs.commerce.orders");
+        assertThat(out.kafkaPartition()).isEqualTo(3);
+        assertThat(out.kafkaOffset()).isEqualTo(42L);
+        assertThat(out.value()).isSameAs(in.value());
+    }
 }

@@ -461,7 +461,7 @@ final class PartitionApplier implements Applier {
         if (!serial || io.vstream.connect.core.error.ErrorClassifier.isRetriable(e)) {
             throw e;
         }
-        String what = "Cannot apply " + op + " of table " + sourceTable + " to " + t.qualified() + " (key "
+        String what = "Cannot apply the " + io.vstream.connect.core.event.RowEnvelope.Op.describe(op) + " of table " + sourceTable + " to " + t.qualified() + " (key "
                 + keyOf(record) + ", " + topic + "-" + partition + "@" + record.kafkaOffset() + "): " + e.getMessage();
         writer.discard();
         if (poison == null) {

@@ -48,7 +48,36 @@ public class VStreamSinkConnector extends SinkConnector {
                 throw new ConnectException(String.join("; ", problems));
             }
         }
+        String spread = spreadWarning(props);
+        if (spread != null) {
+            LOG.warn(spread);
+        }
         LOG.info("Starting sink connector in {} mode", config.mode());
+    }
+
+    static final String ASSIGNMENT_OVERRIDE = "consumer.override.partition.assignment.strategy";
+
+    /**
+     * A warning when the tasks would not share the work: the consumer's default (range) assignment gives partition 0
+     * of every topic to the same task, so with one single-partition topic per shard, every shard lands on one task
+     * and the other tasks idle; {@code null} when there is nothing to say.
+     */
+    static String spreadWarning(Map<String, String> props) {
+        int tasks;
+        try {
+            tasks = Integer.parseInt(props.getOrDefault("tasks.max", "1").trim());
+        } catch (NumberFormatException e) {
+            return null;
+        }
+        String topics = props.getOrDefault("topics", "");
+        boolean several = topics.contains(",") || !props.getOrDefault("topics.regex", "").isBlank();
+        if (tasks <= 1 || !several || props.containsKey(ASSIGNMENT_OVERRIDE)) {
+            return null;
+        }
+        return "tasks.max=" + tasks + " with several shard topics, but " + ASSIGNMENT_OVERRIDE + " is not set: the"
+                + " consumer's default assignment gives partition 0 of every topic to the first task, so one task"
+                + " applies every shard and the others idle. Set " + ASSIGNMENT_OVERRIDE
+                + "=org.apache.kafka.clients.consumer.RoundRobinAssignor (docs/sink.md, 'One task per shard')";
     }
 
     @Override

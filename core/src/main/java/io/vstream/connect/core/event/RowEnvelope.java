@@ -27,16 +27,33 @@ public final class RowEnvelope {
 
     /** The change operation, with Debezium's codes. */
     public enum Op {
-        CREATE("c"), UPDATE("u"), DELETE("d"), READ("r");
+        CREATE("c", "insert"), UPDATE("u", "update"), DELETE("d", "delete"), READ("r", "copy row");
 
         private final String code;
+        private final String description;
 
-        Op(String code) {
+        Op(String code, String description) {
             this.code = code;
+            this.description = description;
         }
 
         public String code() {
             return code;
+        }
+
+        /** What the operation is, in words, for messages ("copy row", "insert", "update", "delete"). */
+        public String description() {
+            return description;
+        }
+
+        /** The words for {@code code}, or the code itself when it is none of ours. */
+        public static String describe(String code) {
+            for (Op op : values()) {
+                if (op.code.equals(code)) {
+                    return op.description;
+                }
+            }
+            return "operation '" + code + "'";
         }
 
         public static Op fromCode(String code) {

@@ -210,7 +210,8 @@ public final class AlterAnalyzer {
             TableShape original = SchemaReader.shape(conn, db, table);
             TableShape shaped = SchemaReader.shape(conn, db, ghost);
             boolean rows = SchemaReader.hasRows(conn, db, table);
-            ShapeDiff diff = ShapeDiff.compare(qualified, original, shaped, statement.renames(), allowNewUniqueKey,
+            ShapeDiff diff = ShapeDiff.compare(qualified, original, shaped, statement.renames(), statement.replaced(),
+                    allowNewUniqueKey,
                     rows);
             List<String> notes = new ArrayList<>(diff.notes());
             if (statement.ignore()) {

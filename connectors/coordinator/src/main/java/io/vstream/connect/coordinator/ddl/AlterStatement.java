@@ -20,14 +20,19 @@ public final class AlterStatement {
     }
 
     private static final Set<String> RENAMEABLE = Set.of("COLUMN", "INDEX", "KEY");
+    /** Words after DROP or ADD (without COLUMN) that name something other than a column. */
+    private static final Set<String> NOT_A_COLUMN = Set.of("INDEX", "KEY", "PRIMARY", "UNIQUE", "FULLTEXT", "SPATIAL",
+            "FOREIGN", "CONSTRAINT", "CHECK", "PARTITION", "PERIOD", "SYSTEM", "VERSIONING", "IF");
 
     private final String body;
     private final List<Rename> renames;
+    private final Set<String> replaced;
     private final boolean ignore;
 
-    private AlterStatement(String body, List<Rename> renames, boolean ignore) {
+    private AlterStatement(String body, List<Rename> renames, Set<String> replaced, boolean ignore) {
         this.body = body;
         this.renames = List.copyOf(renames);
+        this.replaced = Set.copyOf(replaced);
         this.ignore = ignore;
     }
 
@@ -99,7 +104,7 @@ public final class AlterStatement {
         }
         refuseUnsupported(body, table);
         String bodyText = text.substring(body.get(0).start, body.get(body.size() - 1).end);
-        return new AlterStatement(bodyText, renames(body), ignore);
+        return new AlterStatement(bodyText, renames(body), replaced(body), ignore);
     }
 
     /** What follows {@code ALTER TABLE <t>}, as the operator wrote it (comments inside kept, trailing ';' dropped). */
@@ -110,6 +115,15 @@ public final class AlterStatement {
     /** The column renames the ALTER asks for, in its order (case-only renames are not renames: names ignore case). */
     public List<Rename> renames() {
         return renames;
+    }
+
+    /**
+     * The columns the ALTER drops and adds again under the same name ({@code DROP COLUMN c1, ADD COLUMN c1 INT NOT NULL
+     * DEFAULT 47}), lower case: the server's ALTER gives the new column its default, so the old values must not be
+     * carried over by name.
+     */
+    public Set<String> replaced() {
+        return replaced;
     }
 
     /** Whether the statement said {@code ALTER IGNORE TABLE} (which a migration through a ghost cannot honour). */
@@ -192,6 +206,61 @@ public final class AlterStatement {
             }
         }
         return out;
+    }
+
+    private static Set<String> replaced(List<Token> body) {
+        Set<String> dropped = new java.util.HashSet<>();
+        Set<String> added = new java.util.HashSet<>();
+        List<List<Token>> clauses = clauses(body);
+        for (int c = 0; c < clauses.size(); c++) {
+            List<Token> clause = clauses.get(c);
+            int i = 0;
+            if (c == 0 && is(clause, 0, "NOWAIT")) {
+                i = 1;
+            } else if (c == 0 && is(clause, 0, "WAIT") && clause.size() > 1) {
+                i = 2;
+            }
+            boolean drop = is(clause, i, "DROP");
+            if (!drop && !is(clause, i, "ADD")) {
+                continue;
+            }
+            int j = i + 1;
+            boolean column = is(clause, j, "COLUMN");
+            if (column) {
+                j++;
+            }
+            if (is(clause, j, "IF") && (drop ? is(clause, j + 1, "EXISTS")
+                    : is(clause, j + 1, "NOT") && is(clause, j + 2, "EXISTS"))) {
+                j += drop ? 2 : 3;
+            }
+            Set<String> into = drop ? dropped : added;
+            if (!drop && j < clause.size() && clause.get(j).isSymbol('(')) {
+                // ADD [COLUMN] (a INT, b INT): the first name of each part at depth 1
+                int depth = 0;
+                boolean expectName = true;
+                for (int k = j; k < clause.size(); k++) {
+                    Token t = clause.get(k);
+                    if (t.isSymbol('(')) {
+                        depth++;
+                    } else if (t.isSymbol(')')) {
+                        depth--;
+                    } else if (depth == 1 && t.isSymbol(',')) {
+                        expectName = true;
+                    } else if (depth == 1 && expectName && t.isName()) {
+                        if (column || !t.isWordIn(NOT_A_COLUMN)) {
+                            into.add(t.name().toLowerCase(java.util.Locale.ROOT));
+                        }
+                        expectName = false;
+                    }
+                }
+                continue;
+            }
+            if (j < clause.size() && clause.get(j).isName() && (column || !clause.get(j).isWordIn(NOT_A_COLUMN))) {
+                into.add(clause.get(j).name().toLowerCase(java.util.Locale.ROOT));
+            }
+        }
+        dropped.retainAll(added);
+        return dropped;
     }
 
     private static void add(List<Rename> out, String from, String to, String clause) {

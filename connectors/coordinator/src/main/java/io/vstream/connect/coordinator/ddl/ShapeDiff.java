@@ -61,6 +61,18 @@ final class ShapeDiff {
      */
     static ShapeDiff compare(String table, TableShape original, TableShape ghost, List<AlterStatement.Rename> renames,
                              boolean allowNewUniqueKey, boolean originalHasRows) throws AlterRefusedException {
+        return compare(table, original, ghost, renames, Set.of(), allowNewUniqueKey, originalHasRows);
+    }
+
+    /**
+     * Compares the tables, {@code replaced} naming (lower case) the columns the ALTER drops and adds again under the
+     * same name: such a column is a dropped one and an added one, never carried over by name.
+     *
+     * @throws AlterRefusedException when the migration cannot or must not go ahead (see the class comment)
+     */
+    static ShapeDiff compare(String table, TableShape original, TableShape ghost, List<AlterStatement.Rename> renames,
+                             Set<String> replaced, boolean allowNewUniqueKey, boolean originalHasRows)
+            throws AlterRefusedException {
         List<String> notes = new ArrayList<>();
         Map<String, String> renamed = confirm(original, ghost, renames, notes);
 
@@ -70,6 +82,11 @@ final class ShapeDiff {
         for (Column oc : original.columns()) {
             String target = renamed.containsKey(oc.name()) ? renamed.get(oc.name())
                     : ghost.column(oc.name()).map(Column::name).orElse(null);
+            if (!renamed.containsKey(oc.name()) && replaced.contains(lower(oc.name()))) {
+                target = null;
+                notes.add("Column " + q(oc.name()) + " is dropped and added again: the new column takes its default,"
+                        + " as in the server's own ALTER, and the old values are not carried over.");
+            }
             Column gc = target == null ? null : ghost.column(target).orElseThrow();
             if (gc == null) {
                 dropped.add(oc.name());

@@ -163,4 +163,16 @@ class AlterStatementTest {
         assertThatThrownBy(() -> parse("ADD INDEX k (v); DROP TABLE customers"))
                 .hasMessageContaining("more than one statement");
     }
+
+    @Test
+    void findsTheColumnsDroppedAndAddedAgain() throws Exception {
+        assertThat(parse("drop column c1, add column c1 int not null default 47").replaced()).containsExactly("c1");
+        assertThat(parse("DROP `C1`, ADD `c1` INT").replaced()).containsExactly("c1");
+        assertThat(parse("DROP COLUMN IF EXISTS c1, ADD COLUMN IF NOT EXISTS (x INT, c1 INT)").replaced())
+                .containsExactly("c1");
+        assertThat(parse("DROP INDEX c1, ADD INDEX c1 (v)").replaced()).isEmpty();
+        assertThat(parse("DROP PRIMARY KEY, ADD PRIMARY KEY (id, i)").replaced()).isEmpty();
+        assertThat(parse("DROP COLUMN c1, ADD COLUMN c2 INT").replaced()).isEmpty();
+        assertThat(parse("ADD COLUMN c1 INT").replaced()).isEmpty();
+    }
 }

@@ -263,4 +263,18 @@ class ShapeDiffTest {
         assertThat(d.mapping().added()).containsExactly("b");
         assertThat(d.notes()).anyMatch(n -> n.contains("generated"));
     }
+
+    @Test
+    void aColumnDroppedAndAddedAgainIsNotCarriedOverByName() throws Exception {
+        TableShape ghost = shape(List.of(col("id", "bigint(20)"), col("k", "int(11)"),
+                nullable("amount", "decimal(10,2)"), nullable("v", "varchar(40)"), col("note", "int(11)")),
+                key("PRIMARY", "id"));
+        ShapeDiff d = ShapeDiff.compare(T, ORDERS, ghost, List.of(), java.util.Set.of("note"), false, true);
+        assertThat(d.mapping().shared()).doesNotContainKey("note");
+        assertThat(d.mapping().dropped()).containsExactly("note");
+        assertThat(d.mapping().added()).containsExactly("note");
+        assertThat(d.notes()).anySatisfy(n -> assertThat(n).contains("dropped and added again"));
+        // the same shapes without the statement's word for it: carried over by name
+        assertThat(compare(ORDERS, ghost, List.of()).mapping().shared()).containsEntry("note", "note");
+    }
 }
