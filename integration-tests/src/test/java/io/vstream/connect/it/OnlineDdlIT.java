@@ -683,6 +683,48 @@ class OnlineDdlIT {
         w.delete();
     }
 
+    /**
+     * Three things the server's own ALTER gets right and the migration must too: a row whose AUTO_INCREMENT key is 0
+     * (copied by the server copy and written again by the stream), a column dropped and added again under the same
+     * name (the new column takes its default; the old values are not carried over), and a DDL of a same-named table
+     * in another database during the migration (another table: the migration goes on).
+     */
+    @Test
+    void aZeroKeyAColumnAddedAgainAndADdlOfASameNamedTableElsewhereMigrateAsTheServerWould() throws Exception {
+        String db = SHARDS.freshDatabase("fid");
+        String other = SHARDS.freshDatabase("fid_other");
+        for (MariaDbServer s : SHARDS.servers()) {
+            s.execute(db, "CREATE TABLE items (id INT AUTO_INCREMENT PRIMARY KEY, sku VARCHAR(20) NOT NULL, c1 INT NULL)",
+                    "SET SESSION sql_mode = CONCAT(@@sql_mode, ',NO_AUTO_VALUE_ON_ZERO')",
+                    "INSERT INTO items VALUES (0, 'zero', 5)",
+                    "INSERT INTO items (sku, c1) SELECT CONCAT('s', seq), seq FROM seq_1_to_300");
+            s.execute(other, "CREATE TABLE items (id INT PRIMARY KEY)");
+        }
+        Workflow w = new Workflow(db, "items");
+        w.deploy("DROP COLUMN c1, ADD COLUMN c1 INT NOT NULL DEFAULT 47", Map.of("ddl.copy.paused", "true"));
+        CloneHandoffIT.awaitState(connect, w.statusTopic, "COPYING", Duration.ofSeconds(120));
+        for (MariaDbServer s : SHARDS.servers()) {
+            // through the stream: row 0 goes and comes back with key 0, and the other database's table is dropped
+            s.execute(db, "SET SESSION sql_mode = CONCAT(@@sql_mode, ',NO_AUTO_VALUE_ON_ZERO')",
+                    "DELETE FROM items WHERE id = 0",
+                    "INSERT INTO items VALUES (0, 'zero-again', 6)",
+                    "UPDATE items SET sku = 'one' WHERE id = 1",
+                    "DROP TABLE IF EXISTS " + other + ".items");
+        }
+        w.deploy("DROP COLUMN c1, ADD COLUMN c1 INT NOT NULL DEFAULT 47", Map.of("ddl.copy.paused", "false"));
+        CloneHandoffIT.awaitState(connect, w.statusTopic, "COMPLETE", Duration.ofSeconds(180));
+        for (MariaDbServer s : SHARDS.servers()) {
+            assertThat(s.queryLong(db, "SELECT COUNT(*) FROM items")).isEqualTo(301L);
+            assertThat(s.queryString(db, "SELECT sku FROM items WHERE id = 0")).isEqualTo("zero-again");
+            assertThat(s.queryString(db, "SELECT sku FROM items WHERE id = 1")).isEqualTo("one");
+            assertThat(s.queryLong(db, "SELECT COUNT(*) FROM items WHERE c1 <> 47")).as("the new c1 holds its default")
+                    .isZero();
+            assertThat(s.queryLong(db, "SELECT COUNT(*) FROM items n JOIN items_old o ON o.id = n.id AND o.sku = n.sku"))
+                    .as("every row kept its key and values").isEqualTo(301L);
+        }
+        w.delete();
+    }
+
     @Test
     void aCoordinatorThatDiesDuringTheCutOverLeavesTheTableWholeAndTheWorkflowCompletes() throws Exception {
         for (int step = 1; step <= 7; step++) {

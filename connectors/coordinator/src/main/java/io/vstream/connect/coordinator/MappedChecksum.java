@@ -112,21 +112,50 @@ final class MappedChecksum {
      * Compares chunks from the cursor on, until the table's end or {@code deadlineNanos} (at least one chunk); returns
      * the first chunk that differs (the cursor stays before it), or null.
      */
-    Mismatch compareUntil(Connection originalSnapshot, Connection ghostSide, long deadlineNanos) throws SQLException {
-        do {
-            List<Object> upper = chunked ? upperBound(originalSnapshot) : null;
-            long[] a = sum(originalSnapshot, table, originalKey, originalExpr, cursor, upper);
-            long[] b = sum(ghostSide, ghost, ghostKey, ghostExpr, cursor, upper);
-            if (a[0] != b[0] || a[1] != b[1]) {
-                return new Mismatch(range(cursor, upper), a[0], b[0], differingKeys(originalSnapshot, ghostSide,
-                        upper));
+    Mismatch compareUntil(Connection originalSnapshot, Connection ghostSide, long deadlineNanos)
+            throws SQLException, InterruptedException {
+        // the two sides of a chunk are summed at once, each on its own connection (the server has the cores)
+        java.util.concurrent.ExecutorService side = originalSnapshot == ghostSide ? null
+                : java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+                    Thread t = new Thread(r, "checksum-ghost-side");
+                    t.setDaemon(true);
+                    return t;
+                });
+        try {
+            do {
+                List<Object> upper = chunked ? upperBound(originalSnapshot) : null;
+                List<Object> from = cursor;
+                java.util.concurrent.Future<long[]> ghostSum = side == null ? null
+                        : side.submit(() -> sum(ghostSide, ghost, ghostKey, ghostExpr, from, upper));
+                long[] a = sum(originalSnapshot, table, originalKey, originalExpr, from, upper);
+                long[] b = ghostSum == null ? sum(ghostSide, ghost, ghostKey, ghostExpr, from, upper)
+                        : resultOf(ghostSum);
+                if (a[0] != b[0] || a[1] != b[1]) {
+                    return new Mismatch(range(cursor, upper), a[0], b[0], differingKeys(originalSnapshot, ghostSide,
+                            upper));
+                }
+                rowsCompared += a[0];
+                chunksCompared++;
+                cursor = upper;
+                done = upper == null;
+            } while (!done && System.nanoTime() < deadlineNanos);
+            return null;
+        } finally {
+            if (side != null) {
+                side.shutdownNow();
             }
-            rowsCompared += a[0];
-            chunksCompared++;
-            cursor = upper;
-            done = upper == null;
-        } while (!done && System.nanoTime() < deadlineNanos);
-        return null;
+        }
+    }
+
+    private static long[] resultOf(java.util.concurrent.Future<long[]> sum) throws SQLException, InterruptedException {
+        try {
+            return sum.get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof SQLException se) {
+                throw se;
+            }
+            throw new IllegalStateException("the ghost side of the checksum failed: " + e.getCause(), e.getCause());
+        }
     }
 
     boolean done() {
