@@ -29,7 +29,16 @@ interface Applier extends AutoCloseable {
      */
     boolean apply(SinkRecord record, PoisonHandler poison) throws SQLException;
 
-    /** Drops all uncommitted work (after a failure); the committed state stays. */
+    /**
+     * Commits what was applied since the last commit (the sink groups a batch's transactions into one commit); the
+     * task calls it at the end of each batch and before it stops the partition.
+     */
+    void flush() throws SQLException;
+
+    /**
+     * Drops all uncommitted work (after a failure), including transactions applied since the last {@link #flush()}:
+     * the caller must {@link #open()} again (which reloads what the target holds) before applying more.
+     */
     void abort();
 
     /** After a fatal error in a batch: re-apply one statement at a time until the next commit, to find the record. */

@@ -46,8 +46,10 @@ final class PartitionApplier implements Applier {
     private Connection controlConn; // autocommit: sees the coordinator's latest command
     private RowWriter writer;
 
-    // committed state (what the target holds)
+    // committed state (what the target holds); the position and copy fields run ahead of it by the transactions of
+    // the batch not yet committed (flush), which a failure drops: open() then reloads them all
     private long appliedOffset = -1;
+    private long pendingOffset = -1; // the offset the open group commit brings the target to
     private String keyspace;
     private String shard;
     private String position;
@@ -64,6 +66,9 @@ final class PartitionApplier implements Applier {
     private final List<Struct> chunkRows = new ArrayList<>();
     private final List<SinkRecord> chunkRecords = new ArrayList<>();
     private boolean serial;
+    // transactions applied (their state written) but not yet committed: a group commit ends with flush()
+    private boolean uncommitted;
+    private StateStore.Applied pendingState; // the state row of the last of them, written when they commit
     private ControlStore.Control control = ControlStore.Control.RUN;
     private boolean passedStopPoint; // a transaction beyond the stop position came: everything up to it is applied
     private volatile long rowsApplied;
@@ -139,6 +144,9 @@ final class PartitionApplier implements Applier {
         } else {
             appliedOffset = -1;
         }
+        pendingOffset = appliedOffset;
+        pendingState = null;
+        uncommitted = false;
         resetWork();
         return appliedOffset;
     }
@@ -288,8 +296,13 @@ final class PartitionApplier implements Applier {
         // holds the stop position for this stream's tables, whatever other transactions it contains
         String held = control.command() == ControlStore.Command.STOP_AT && passedStopPoint ? control.stopAt()
                 : position;
+        saveState(); // the acknowledged position is the one the target holds once this commits
         controlStore.acknowledge(conn, control.command(), held);
         conn.commit();
+        if (uncommitted) {
+            uncommitted = false;
+            appliedOffset = pendingOffset;
+        }
     }
 
     /**
@@ -560,6 +573,7 @@ final class PartitionApplier implements Applier {
             commitState(record, value.getString("keyspace"), value.getString("shard"), value.getString("position"));
             return;
         }
+        flush(); // what came before the DDL is committed before the DDL runs, and the DDL's position right after it
         if (settings.ddlApply() && !alreadyApplied(gtid)) {
             try {
                 tables.applyDdl(value.getString("db"), value.getString("keyspace"), value.getString("statement"));
@@ -572,9 +586,13 @@ final class PartitionApplier implements Applier {
             }
         }
         commitState(record, value.getString("keyspace"), value.getString("shard"), value.getString("position"));
+        flush();
     }
 
-    /** Writes the state for this record in the open transaction and commits: the record is applied. */
+    /**
+     * Writes the state for this record in the open transaction: the record is applied once that transaction commits
+     * (at once in serial mode, else with the rest of the batch: {@link #flush()}).
+     */
     private void commitState(SinkRecord record, String ks, String sh, String pos) throws SQLException {
         writer.flush();
         String copy = copyCompleted ? "[]" : null;
@@ -587,11 +605,14 @@ final class PartitionApplier implements Applier {
             copy = "[" + String.join(",", parts) + "]";
         }
         long copied = Math.max(0, rowsCopied + copiedDelta);
-        state.save(conn, new StateStore.Applied(record.kafkaOffset(), ks, sh, pos, copy, record.timestamp(), copied));
-        conn.commit();
+        pendingState = new StateStore.Applied(record.kafkaOffset(), ks, sh, pos, copy, record.timestamp(), copied);
+        pendingOffset = record.kafkaOffset();
+        uncommitted = true;
+        if (serial) {
+            flush(); // finding a poison record: each transaction on its own
+        }
         rowsCopied = copied;
         copiedDelta = 0;
-        appliedOffset = record.kafkaOffset();
         keyspace = ks;
         shard = sh;
         position = pos;
@@ -649,14 +670,46 @@ final class PartitionApplier implements Applier {
     }
 
     private void rollbackWork() throws SQLException {
+        if (uncommitted) {
+            // the cut-short transaction shares the target's transaction with applied ones not yet committed: drop
+            // them all and go again from what the target holds (open() reloads it); rare (a source reconnecting
+            // mid-transaction, a DDL inside one)
+            abort();
+            throw new java.sql.SQLTransientException(topic + "-" + partition + ": a transaction cut short shares the"
+                    + " target's transaction with others not yet committed; re-applying from the last commit");
+        }
         writer.discard();
         conn.rollback();
         resetWork();
     }
 
+    /**
+     * Commits the transactions applied since the last commit (a group commit: the sink task calls it at the end of
+     * each batch, and before it stops a partition), with the state row that says how far they go.
+     */
+    @Override
+    public void flush() throws SQLException {
+        if (uncommitted) {
+            saveState();
+            conn.commit();
+            uncommitted = false;
+            appliedOffset = pendingOffset;
+        }
+    }
+
+    /** Writes the state row of the last transaction applied (one write per group commit). */
+    private void saveState() throws SQLException {
+        if (pendingState != null) {
+            state.save(conn, pendingState);
+            pendingState = null;
+        }
+    }
+
     /** Drops all uncommitted work (after a failure); the committed state stays as loaded or last committed. */
     @Override
     public void abort() {
+        uncommitted = false;
+        pendingState = null;
         try {
             if (writer != null) {
                 writer.discard();

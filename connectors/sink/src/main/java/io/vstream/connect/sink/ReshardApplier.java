@@ -176,6 +176,13 @@ final class ReshardApplier implements Applier {
     }
 
     @Override
+    public void flush() throws SQLException {
+        for (PartitionApplier lane : lanes) {
+            lane.flush();
+        }
+    }
+
+    @Override
     public void abort() {
         lanes.forEach(PartitionApplier::abort);
     }

@@ -129,6 +129,8 @@ public class VStreamSinkTask extends SinkTask {
             }
         }
         boolean failed = false;
+        Map<TopicPartition, SinkRecord> lastApplied = new HashMap<>();
+        TopicPartition previous = null;
         for (SinkRecord r : records) {
             TopicPartition tp = new TopicPartition(r.topic(), r.kafkaPartition());
             if (skip.contains(tp)) {
@@ -138,6 +140,13 @@ public class VStreamSinkTask extends SinkTask {
             if (a == null) {
                 continue;
             }
+            if (previous != null && !previous.equals(tp)) {
+                // commit one partition's run of records before another's: two partitions may write to the same
+                // target (a merge), and one thread must never wait for a lock its other open transaction holds
+                failed |= !flush(previous, lastApplied.get(previous), skip);
+            }
+            previous = tp;
+            lastApplied.put(tp, r);
             try {
                 // in ghost mode a row the ghost table cannot take fails the migration: never skip it to a DLQ
                 if (!a.apply(r, reporter == null || settings.ghost() ? null : (rec, err) -> report(rec, err))) {
@@ -150,9 +159,32 @@ public class VStreamSinkTask extends SinkTask {
                 onFailure(tp, a, r, e);
             }
         }
+        // one commit per partition's run of records (group commit)
+        for (Map.Entry<TopicPartition, SinkRecord> e : lastApplied.entrySet()) {
+            failed |= !flush(e.getKey(), e.getValue(), skip);
+        }
         if (!failed) {
             failingSinceMs = 0;
             backoffMs = settings.backoffInitial().toMillis();
+        }
+    }
+
+    /**
+     * Commits what the partition's applier applied since its last commit; false when that failed (handled as a
+     * failure of {@code last}, the last record it applied, and the partition is skipped for the rest of the batch).
+     */
+    private boolean flush(TopicPartition tp, SinkRecord last, Set<TopicPartition> skip) {
+        Applier a = appliers.get(tp);
+        if (a == null || skip.contains(tp)) {
+            return true;
+        }
+        try {
+            a.flush();
+            return true;
+        } catch (SQLException | RuntimeException e) {
+            skip.add(tp);
+            onFailure(tp, a, last, e);
+            return false;
         }
     }
 
@@ -197,6 +229,17 @@ public class VStreamSinkTask extends SinkTask {
     }
 
     private void halt(TopicPartition tp, Applier a) {
+        try {
+            a.flush(); // what was applied before the stop point is kept
+        } catch (SQLException e) {
+            // not committed, so not acknowledged: reloaded and applied again, it reaches the stop point again
+            LOG.warn("{}: could not commit before stopping ({}); applying again from what the target holds", tp,
+                    e.toString());
+            a.abort();
+            needsRecovery.add(tp);
+            rewind(tp, a);
+            return;
+        }
         a.abort();
         rewind(tp, a);
         if (halted.add(tp)) {
