@@ -63,6 +63,10 @@ final class BinlogDeserializers {
             EventDataDeserializer theirs = defaults.getEventDataDeserializer(type);
             if (ours != null) {
                 byType.put(type, ours);
+            } else if (type == EventType.TABLE_MAP) {
+                @SuppressWarnings("unchecked")
+                EventDataDeserializer<com.github.shyiko.mysql.binlog.event.TableMapEventData> client = theirs;
+                byType.put(type, new TableMapStrings(client)); // names and members as the server wrote them
             } else if (theirs instanceof AbstractRowsEventDataDeserializer<?>) {
                 // a row event type we do not know would be read with the client's lossy decoding, against a table
                 // map nobody fills: refuse rather than decode it wrongly

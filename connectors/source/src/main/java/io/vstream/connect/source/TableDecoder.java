@@ -57,8 +57,19 @@ final class TableDecoder {
         if (md == null || md.getColumnNames() == null || md.getColumnNames().isEmpty()) {
             throw new MissingMetadataException(tm.getDatabase() + "." + tm.getTable());
         }
-        return of(tm.getDatabase(), tm.getTable(), columns(tm, md, charsets.flavor()), filter, charsets, prefix,
-                keyspace);
+        List<BinlogColumn> columns = new ArrayList<>();
+        for (BinlogColumn c : columns(tm, md, charsets.flavor())) {
+            if (c.enumOrSetValues() == null) {
+                columns.add(c);
+                continue;
+            }
+            // the members come one char per byte (TableMapStrings): spelt now in the column's own charset
+            java.nio.charset.Charset cs = charsets.forCollation(c.collationId());
+            columns.add(new BinlogColumn(c.index(), c.name(), c.type(), c.meta(), c.nullable(), c.unsigned(),
+                    c.collationId(), TableMapStrings.members(c.enumOrSetValues(),
+                    cs == null ? java.nio.charset.StandardCharsets.ISO_8859_1 : cs), c.primaryKey()));
+        }
+        return of(tm.getDatabase(), tm.getTable(), columns, filter, charsets, prefix, keyspace);
     }
 
     /**

@@ -48,8 +48,10 @@ class BinlogDeserializersTest {
                 .isInstanceOf(BinlogDeserializers.DeleteRows.class);
         assertThat(d.getEventDataDeserializer(EventType.EXT_DELETE_ROWS))
                 .isInstanceOf(BinlogDeserializers.DeleteRows.class);
+        assertThat(d.getEventDataDeserializer(EventType.TABLE_MAP)).as("names and members as the server wrote them")
+                .isInstanceOf(TableMapStrings.class);
         EventDeserializer defaults = new EventDeserializer();
-        for (EventType t : List.of(EventType.TABLE_MAP, EventType.QUERY, EventType.XID, EventType.GTID,
+        for (EventType t : List.of(EventType.QUERY, EventType.XID, EventType.GTID,
                 EventType.MARIADB_GTID, EventType.ROTATE, EventType.FORMAT_DESCRIPTION, EventType.TRANSACTION_PAYLOAD)) {
             assertThat(d.getEventDataDeserializer(t)).as(t.name()).isNotInstanceOf(NullEventDataDeserializer.class)
                     .hasSameClassAs(defaults.getEventDataDeserializer(t));
