@@ -177,12 +177,7 @@ public final class AlterStatement {
         List<List<Token>> clauses = clauses(body);
         for (int c = 0; c < clauses.size(); c++) {
             List<Token> clause = clauses.get(c);
-            int i = 0;
-            if (c == 0 && is(clause, 0, "NOWAIT")) {
-                i = 1;
-            } else if (c == 0 && is(clause, 0, "WAIT") && clause.size() > 1) {
-                i = 2;
-            }
+            int i = start(clause, c);
             if (is(clause, i, "CHANGE")) {
                 int j = i + 1;
                 if (is(clause, j, "COLUMN")) {
@@ -214,12 +209,7 @@ public final class AlterStatement {
         List<List<Token>> clauses = clauses(body);
         for (int c = 0; c < clauses.size(); c++) {
             List<Token> clause = clauses.get(c);
-            int i = 0;
-            if (c == 0 && is(clause, 0, "NOWAIT")) {
-                i = 1;
-            } else if (c == 0 && is(clause, 0, "WAIT") && clause.size() > 1) {
-                i = 2;
-            }
+            int i = start(clause, c);
             boolean drop = is(clause, i, "DROP");
             if (!drop && !is(clause, i, "ADD")) {
                 continue;
@@ -261,6 +251,17 @@ public final class AlterStatement {
         }
         dropped.retainAll(added);
         return dropped;
+    }
+
+    /** Where a clause's alteration starts: after the statement's leading {@code WAIT n} or {@code NOWAIT}. */
+    private static int start(List<Token> clause, int clauseNo) {
+        if (clauseNo == 0 && is(clause, 0, "NOWAIT")) {
+            return 1;
+        }
+        if (clauseNo == 0 && is(clause, 0, "WAIT") && clause.size() > 1) {
+            return 2;
+        }
+        return 0;
     }
 
     private static void add(List<Rename> out, String from, String to, String clause) {
