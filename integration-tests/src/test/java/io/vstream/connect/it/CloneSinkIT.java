@@ -61,12 +61,14 @@ class CloneSinkIT {
         String targetGtids = target().gtidBinlogPos();
         MariaDbServer src = source();
         src.execute(db,
+                // generated columns: the target computes them, the applier never writes them
                 "CREATE TABLE accounts (id INT PRIMARY KEY, owner VARCHAR(64) NOT NULL, balance DECIMAL(14,2),"
-                        + " opened DATE) ENGINE=Aria",
+                        + " opened DATE, doubled DECIMAL(15,2) AS (balance * 2) VIRTUAL,"
+                        + " label VARCHAR(80) AS (CONCAT(owner, '!')) STORED) ENGINE=Aria",
                 "CREATE TABLE events (account_id INT NOT NULL, seq INT NOT NULL, kind ENUM('in','out') NOT NULL,"
                         + " at DATETIME(3) NOT NULL, PRIMARY KEY (account_id, seq)) ENGINE=MyISAM");
         for (int from = 0; from < 40_000; from += 2000) {
-            StringBuilder a = new StringBuilder("INSERT INTO accounts VALUES ");
+            StringBuilder a = new StringBuilder("INSERT INTO accounts (id, owner, balance, opened) VALUES ");
             StringBuilder e = new StringBuilder("INSERT INTO events VALUES ");
             for (int i = from; i < from + 2000; i++) {
                 a.append(i == from ? "" : ",").append('(').append(i).append(",'owner ").append(i).append("',")

@@ -45,7 +45,7 @@ final class RowWriter {
         List<String> values = new ArrayList<>();
         List<String> updates = new ArrayList<>();
         for (Field f : row.schema().fields()) {
-            String target = t.targetName(f.name());
+            String target = t.writtenColumn(f.name());
             if (target == null) {
                 continue;
             }
@@ -68,7 +68,7 @@ final class RowWriter {
         List<String> cols = new ArrayList<>();
         List<String> values = new ArrayList<>();
         for (Field f : row.schema().fields()) {
-            String target = t.targetName(f.name());
+            String target = t.writtenColumn(f.name());
             if (target == null) {
                 continue;
             }
@@ -198,7 +198,7 @@ final class RowWriter {
     private void bindRow(PreparedStatement ps, int first, TargetTable t, Struct row) throws SQLException {
         int i = first;
         for (Field f : row.schema().fields()) {
-            String target = t.targetName(f.name());
+            String target = t.writtenColumn(f.name());
             if (target == null) {
                 continue;
             }

@@ -7,13 +7,24 @@ import java.util.Set;
 /**
  * A target table as the applier writes it: its qualified name, its key columns (target names), the NOT NULL columns
  * (where a null temporal value means the zero date), and, for a ghost table, the column mapping from the source
- * table (renamed columns, dropped ones) plus whether a unique key the migration adds must fail on duplicates.
+ * table (renamed columns, dropped ones) plus whether a unique key the migration adds must fail on duplicates, and
+ * its generated columns (lower case), which are never written.
  */
 record TargetTable(String database, String table, List<String> keyColumns, Set<String> notNullColumns,
-                   ColumnMapping mapping, boolean strictUnique) {
+                   ColumnMapping mapping, boolean strictUnique, Set<String> generatedColumns) {
 
-    TargetTable(String database, String table, List<String> keyColumns, Set<String> notNullColumns) {
-        this(database, table, keyColumns, notNullColumns, null, false);
+    TargetTable(String database, String table, List<String> keyColumns, Set<String> notNullColumns,
+                Set<String> generatedColumns) {
+        this(database, table, keyColumns, notNullColumns, null, false, generatedColumns);
+    }
+
+    /**
+     * The target column a source column's value is written to; {@code null} when the target drops the column or
+     * computes it (a generated column: the server refuses a value for it, and derives its own from the row).
+     */
+    String writtenColumn(String sourceColumn) {
+        String target = targetName(sourceColumn);
+        return target == null || generatedColumns.contains(target.toLowerCase(java.util.Locale.ROOT)) ? null : target;
     }
 
     String qualified() {

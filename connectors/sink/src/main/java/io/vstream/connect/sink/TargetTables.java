@@ -62,7 +62,8 @@ final class TargetTables {
     private TargetTable lookupTable(String db, String table) throws SQLException {
         List<String> keys = new ArrayList<>();
         Set<String> notNull = new HashSet<>();
-        try (PreparedStatement ps = ddl().prepareStatement("SELECT COLUMN_NAME, IS_NULLABLE, COLUMN_KEY"
+        Set<String> generated = new HashSet<>();
+        try (PreparedStatement ps = ddl().prepareStatement("SELECT COLUMN_NAME, IS_NULLABLE, COLUMN_KEY, EXTRA"
                 + " FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION")) {
             ps.setString(1, db);
             ps.setString(2, table);
@@ -72,6 +73,9 @@ final class TargetTables {
                     any = true;
                     if ("NO".equals(rs.getString(2))) {
                         notNull.add(rs.getString(1));
+                    }
+                    if (isGenerated(rs.getString(4))) {
+                        generated.add(rs.getString(1).toLowerCase(java.util.Locale.ROOT));
                     }
                 }
                 if (!any) {
@@ -89,7 +93,12 @@ final class TargetTables {
                 }
             }
         }
-        return new TargetTable(db, table, keys, notNull);
+        return new TargetTable(db, table, keys, notNull, generated);
+    }
+
+    /** Whether {@code information_schema.COLUMNS.EXTRA} says the server computes the column (VIRTUAL or STORED). */
+    static boolean isGenerated(String extra) {
+        return extra != null && extra.toUpperCase(java.util.Locale.ROOT).contains("GENERATED");
     }
 
     /** Takes a FIELD record: maps the table and creates it on the target when missing (and allowed). */
@@ -120,7 +129,9 @@ final class TargetTables {
             }
             createTable(db, table, create);
         }
-        return new TargetTable(db, table, keys, notNull);
+        TargetTable existing = lookupTable(db, table); // the server's word on which columns it computes
+        return new TargetTable(db, table, keys, notNull,
+                existing == null ? Set.of() : existing.generatedColumns());
     }
 
     /** The ghost table of an online-DDL migration on this shard, written through the plan's column mapping. */
@@ -132,7 +143,7 @@ final class TargetTables {
                     + " (cancelled?)");
         }
         TargetTable t = new TargetTable(plan.database(), plan.ghostTable(), plan.keyColumns(), shape.notNullColumns(),
-                plan.mapping(), plan.newUniqueKey());
+                plan.mapping(), plan.newUniqueKey(), shape.generatedColumns());
         tables.put(plan.table(), t);
         return t;
     }

@@ -96,6 +96,13 @@ public class VStreamSinkTask extends SinkTask {
                 needsRecovery.add(tp);
             }
         }
+        // A partition this task paused (stopped by the control) and gets back after a rebalance comes back paused:
+        // Connect re-pauses what the task once paused, but the new applier is not stopped and would never resume
+        // it (bench/stress saw a shard's applier stand still for minutes after a worker restart). The control,
+        // read at the next put(), stops it again if it must.
+        if (!partitions.isEmpty()) {
+            context.resume(partitions.toArray(new TopicPartition[0]));
+        }
     }
 
     @Override
