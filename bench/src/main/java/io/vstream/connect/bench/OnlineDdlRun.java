@@ -139,7 +139,8 @@ final class OnlineDdlRun {
         c.put("target.binlog", "on");
         c.put("consumer.override.metadata.max.age.ms", "10000");
         // each task its own shards: the default range assignment gives partition 0 of every topic to one task
-        c.put("consumer.override.partition.assignment.strategy", "org.apache.kafka.clients.consumer.RoundRobinAssignor");
+        c.put("consumer.override.partition.assignment.strategy",
+                "org.apache.kafka.clients.consumer.RoundRobinAssignor");
         converters(c);
         return c;
     }

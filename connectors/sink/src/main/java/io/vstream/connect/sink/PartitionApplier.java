@@ -49,7 +49,6 @@ final class PartitionApplier implements Applier {
     // committed state (what the target holds); the position and copy fields run ahead of it by the transactions of
     // the batch not yet committed (flush), which a failure drops: open() then reloads them all
     private long appliedOffset = -1;
-    private long pendingOffset = -1; // the offset the open group commit brings the target to
     private String keyspace;
     private String shard;
     private String position;
@@ -66,9 +65,9 @@ final class PartitionApplier implements Applier {
     private final List<Struct> chunkRows = new ArrayList<>();
     private final List<SinkRecord> chunkRecords = new ArrayList<>();
     private boolean serial;
-    // transactions applied (their state written) but not yet committed: a group commit ends with flush()
-    private boolean uncommitted;
-    private StateStore.Applied pendingState; // the state row of the last of them, written when they commit
+    // the state row of the last transaction applied but not yet committed (null: none is); the group commit that
+    // ends with flush() writes it and commits them all
+    private StateStore.Applied pendingState;
     private ControlStore.Control control = ControlStore.Control.RUN;
     private boolean passedStopPoint; // a transaction beyond the stop position came: everything up to it is applied
     private volatile long rowsApplied;
@@ -144,9 +143,7 @@ final class PartitionApplier implements Applier {
         } else {
             appliedOffset = -1;
         }
-        pendingOffset = appliedOffset;
         pendingState = null;
-        uncommitted = false;
         resetWork();
         return appliedOffset;
     }
@@ -296,12 +293,15 @@ final class PartitionApplier implements Applier {
         // holds the stop position for this stream's tables, whatever other transactions it contains
         String held = control.command() == ControlStore.Command.STOP_AT && passedStopPoint ? control.stopAt()
                 : position;
-        saveState(); // the acknowledged position is the one the target holds once this commits
+        StateStore.Applied pending = pendingState;
+        if (pending != null) {
+            state.save(conn, pending); // the acknowledged position is the one the target holds once this commits
+        }
         controlStore.acknowledge(conn, control.command(), held);
         conn.commit();
-        if (uncommitted) {
-            uncommitted = false;
-            appliedOffset = pendingOffset;
+        if (pending != null) {
+            pendingState = null;
+            appliedOffset = pending.kafkaOffset();
         }
     }
 
@@ -474,8 +474,9 @@ final class PartitionApplier implements Applier {
         if (!serial || io.vstream.connect.core.error.ErrorClassifier.isRetriable(e)) {
             throw e;
         }
-        String what = "Cannot apply the " + io.vstream.connect.core.event.RowEnvelope.Op.describe(op) + " of table " + sourceTable + " to " + t.qualified() + " (key "
-                + keyOf(record) + ", " + topic + "-" + partition + "@" + record.kafkaOffset() + "): " + e.getMessage();
+        String what = "Cannot apply the " + io.vstream.connect.core.event.RowEnvelope.Op.describe(op) + " of table "
+                + sourceTable + " to " + t.qualified() + " (key " + keyOf(record) + ", " + topic + "-" + partition
+                + "@" + record.kafkaOffset() + "): " + e.getMessage();
         writer.discard();
         if (poison == null) {
             throw new ConnectException(what, e);
@@ -564,7 +565,8 @@ final class PartitionApplier implements Applier {
         }
         String gtid = value.getString("gtid");
         if (plan != null) {
-            if (DdlTargets.touches(value.getString("statement"), value.getString("db"), plan.database(), plan.table())) {
+            if (DdlTargets.touches(value.getString("statement"), value.getString("db"), plan.database(),
+                    plan.table())) {
                 String why = "a DDL statement changed table " + plan.table() + " during its online migration "
                         + plan.migration() + " (" + gtid + "): the migration cannot go on; cancel it and run it again";
                 reportFailure(why);
@@ -606,8 +608,6 @@ final class PartitionApplier implements Applier {
         }
         long copied = Math.max(0, rowsCopied + copiedDelta);
         pendingState = new StateStore.Applied(record.kafkaOffset(), ks, sh, pos, copy, record.timestamp(), copied);
-        pendingOffset = record.kafkaOffset();
-        uncommitted = true;
         if (serial) {
             flush(); // finding a poison record: each transaction on its own
         }
@@ -670,7 +670,7 @@ final class PartitionApplier implements Applier {
     }
 
     private void rollbackWork() throws SQLException {
-        if (uncommitted) {
+        if (pendingState != null) {
             // the cut-short transaction shares the target's transaction with applied ones not yet committed: drop
             // them all and go again from what the target holds (open() reloads it); rare (a source reconnecting
             // mid-transaction, a DDL inside one)
@@ -689,26 +689,18 @@ final class PartitionApplier implements Applier {
      */
     @Override
     public void flush() throws SQLException {
-        if (uncommitted) {
-            saveState();
+        StateStore.Applied pending = pendingState;
+        if (pending != null) {
+            state.save(conn, pending); // one state write per group commit
             conn.commit();
-            uncommitted = false;
-            appliedOffset = pendingOffset;
-        }
-    }
-
-    /** Writes the state row of the last transaction applied (one write per group commit). */
-    private void saveState() throws SQLException {
-        if (pendingState != null) {
-            state.save(conn, pendingState);
             pendingState = null;
+            appliedOffset = pending.kafkaOffset();
         }
     }
 
     /** Drops all uncommitted work (after a failure); the committed state stays as loaded or last committed. */
     @Override
     public void abort() {
-        uncommitted = false;
         pendingState = null;
         try {
             if (writer != null) {
