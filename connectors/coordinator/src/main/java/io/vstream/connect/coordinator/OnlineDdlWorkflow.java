@@ -1,5 +1,6 @@
 package io.vstream.connect.coordinator;
 
+import io.vstream.connect.coordinator.copy.DeferredIndexes;
 import io.vstream.connect.coordinator.copy.GhostCopyState;
 import io.vstream.connect.coordinator.ddl.AlterAnalyzer;
 import io.vstream.connect.coordinator.ddl.AlterPlan;
@@ -135,6 +136,14 @@ final class OnlineDdlWorkflow implements Workflow {
                             + " shard");
                 }
                 plans.put(e.getKey(), plan);
+                if (config.serverCopy() && config.deferIndexes()) {
+                    List<String> deferred = DeferredIndexes.defer(c, config.stateDatabase(), migration,
+                            plan.database(), plan.ghost(), plan.ghostCreate());
+                    if (!deferred.isEmpty()) {
+                        LOG.info("Workflow {}: shard {}: key(s) {} of the ghost are built once the copy is done"
+                                + " (ddl.copy.defer.indexes)", workflow, e.getKey(), deferred);
+                    }
+                }
                 MigrationPlans.save(c, config.stateDatabase(), new MigrationPlans.Plan(migration, plan.database(),
                         plan.table(), plan.ghost(), plan.mapping(), plan.sharedKey(), plan.addsUniqueKey()));
                 if (!plan.notes().isEmpty()) {
@@ -156,6 +165,7 @@ final class OnlineDdlWorkflow implements Workflow {
             try (Connection c = Servers.open(shards.get(p.getKey()))) {
                 analyzer.dropGhost(c, p.getValue());
                 MigrationPlans.delete(c, config.stateDatabase(), migration);
+                DeferredIndexes.delete(c, config.stateDatabase(), migration);
             } catch (SQLException | IllegalStateException ex) {
                 LOG.warn("Workflow {}: could not drop the ghost table on shard {} ({})", workflow, p.getKey(),
                         ex.toString());
@@ -451,6 +461,7 @@ final class OnlineDdlWorkflow implements Workflow {
         for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : shards.entrySet()) {
             try (Connection c = Servers.open(e.getValue())) {
                 GhostCopyState.delete(c, config.stateDatabase(), migration);
+                DeferredIndexes.delete(c, config.stateDatabase(), migration);
             } catch (SQLException ex) {
                 LOG.warn("Workflow {}: could not remove the copy state on shard {} ({})", workflow, e.getKey(),
                         ex.toString());
@@ -482,6 +493,7 @@ final class OnlineDdlWorkflow implements Workflow {
                 }
                 MigrationPlans.delete(c, config.stateDatabase(), migration);
                 GhostCopyState.delete(c, config.stateDatabase(), migration);
+                DeferredIndexes.delete(c, config.stateDatabase(), migration);
             }
         }
         LOG.info("Workflow {}: cancelled; ghost tables dropped, original tables untouched", workflow);

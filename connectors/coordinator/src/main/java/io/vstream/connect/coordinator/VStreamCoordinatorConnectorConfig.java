@@ -57,6 +57,7 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
     public static final String DDL_COPY_CHUNK_MAX_ROWS = "ddl.copy.chunk.max.rows";
     public static final String DDL_COPY_MAX_ROWS_PER_SECOND = "ddl.copy.max.rows.per.second";
     public static final String DDL_COPY_PAUSED = "ddl.copy.paused";
+    public static final String DDL_COPY_DEFER_INDEXES = "ddl.copy.defer.indexes";
     public static final String THROTTLE_REPLICAS = "throttle.replicas";
     public static final String THROTTLE_MAX_REPLICA_LAG_MS = "throttle.max.replica.lag.ms";
     public static final String CUTOVER_MODE = "cutover.mode";
@@ -250,6 +251,15 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
         def.define(DDL_COPY_MAX_ROWS_PER_SECOND, Type.LONG, 0L, ConfigDef.Range.atLeast(0), Importance.LOW,
                 "Online DDL, server copy: at most this many rows per second on each shard; 0 (default): no cap.",
                 GROUP_DDL, ++o, Width.SHORT, "Copy max rows/s");
+        def.define(DDL_COPY_DEFER_INDEXES, Type.BOOLEAN, true, Importance.LOW,
+                "Online DDL, server copy: true (default) creates the ghost without its plain (non-unique B-tree)"
+                        + " secondary keys and builds them with one online ALTER TABLE ... ADD KEY once every key"
+                        + " range is copied, before the checksum: the server sorts each key once instead of updating"
+                        + " it row by row (the copy costs the server about a third less). Unique keys are always"
+                        + " there during the copy; a table with FULLTEXT, SPATIAL, hash or foreign keys keeps every"
+                        + " key. The key build replicates as one DDL: a replica applies it after the primary and"
+                        + " lags meanwhile. false: the ghost has every key from the start.", GROUP_DDL, ++o,
+                Width.SHORT, "Defer secondary keys");
         def.define(DDL_COPY_PAUSED, Type.BOOLEAN, false, Importance.LOW,
                 "Online DDL, server copy: true holds the copy on every shard (a manual throttle, with the reason in"
                         + " the status) until it is set back to false; the change stream goes on meanwhile.",
@@ -413,6 +423,11 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
 
     public boolean preferInstant() {
         return getBoolean(DDL_PREFER_INSTANT);
+    }
+
+    /** Whether the server copy builds the ghost's plain secondary keys after the copy (ddl.copy.defer.indexes). */
+    boolean deferIndexes() {
+        return getBoolean(DDL_COPY_DEFER_INDEXES);
     }
 
     /** Whether the coordinator fills the ghost on each shard itself (ddl.copy.method=server). */

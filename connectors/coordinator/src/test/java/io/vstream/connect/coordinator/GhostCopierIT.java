@@ -2,6 +2,7 @@ package io.vstream.connect.coordinator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.vstream.connect.coordinator.copy.DeferredIndexes;
 import io.vstream.connect.coordinator.copy.GhostCopier;
 import io.vstream.connect.coordinator.copy.GhostCopySettings;
 import io.vstream.connect.coordinator.copy.GhostCopyState;
@@ -144,6 +145,83 @@ class GhostCopierIT {
         assertThat(copier.failure()).contains("error 1406").contains("sku");
         assertThat(server.queryLong(db, "SELECT COUNT(*) FROM _t_gho WHERE id >= 500")).as("nothing cut short")
                 .isZero();
+    }
+
+    @Test
+    void thePlainKeysAreBuiltAfterTheCopyAndABuildCutShortIsFinishedByTheNextCopier() throws Exception {
+        MariaDbServer server = SHARDS.server(0);
+        String db = SHARDS.freshDatabase();
+        int rows = 20_000;
+        server.execute(db, "SET SESSION sql_mode = ''", TABLE, GHOST, "ALTER TABLE _t_gho ADD KEY by_note (note2),"
+                + " ADD KEY `by``amount` (amount, a) COMMENT 'x, y', ADD UNIQUE KEY u_at (at, a)");
+        MigrationPlans.Plan plan = plan(db, false);
+        String created;
+        try (Connection c = server.connect(db); Statement st = c.createStatement()) {
+            st.execute("SET SESSION sql_mode = ''");
+            st.execute(ROWS + (rows - 1));
+            st.execute("ANALYZE TABLE t");
+            created = showCreate(c);
+            assertThat(DeferredIndexes.defer(c, "_vstream", db, db, "_t_gho", created))
+                    .containsExactly("by_note", "by`amount");
+            assertThat(keys(c, db)).as("the unique key stays for the copy").containsExactly("PRIMARY", "u_at");
+        }
+        GhostCopier first = copier(server, plan, new GhostCopySettings(2, Duration.ofMillis(20), 2_000, 0));
+        first.start();
+        await(first::finished);
+        assertThat(first.failure()).isNull();
+        try (Connection c = server.connect(db)) {
+            assertThat(GhostCopyState.summary(c, "_vstream", db).done()).isTrue();
+            assertThat(showCreate(c)).as("the ghost has the ALTER's definition again").isEqualTo(created);
+            MappedChecksum sum = MappedChecksum.prepare(c, plan, 5_000);
+            assertThat(sum.compareUntil(c, c, Long.MAX_VALUE)).as("the ghost equals the original").isNull();
+        }
+
+        // a coordinator died while it built the keys: one is there, the other not; its successor adds the other
+        server.execute(db, "UPDATE _vstream.ghost_indexes SET restored = 0 WHERE migration = '" + db + "'",
+                "ALTER TABLE _t_gho DROP KEY by_note");
+        try (Connection c = server.connect(db)) {
+            assertThat(GhostCopyState.summary(c, "_vstream", db).done()).as("not done without its keys").isFalse();
+        }
+        GhostCopier successor = copier(server, plan, new GhostCopySettings(2, Duration.ofMillis(20), 2_000, 0));
+        successor.start();
+        await(successor::finished);
+        assertThat(successor.failure()).isNull();
+        try (Connection c = server.connect(db)) {
+            assertThat(GhostCopyState.summary(c, "_vstream", db).done()).isTrue();
+            assertThat(showCreate(c)).isEqualTo(created);
+            assertThat(copied(server, db)).as("no row copied again").isEqualTo(rows);
+        }
+
+        // a ghost whose definition then differs from the ALTER's fails the copy
+        server.execute(db, "UPDATE _vstream.ghost_indexes SET restored = 0 WHERE migration = '" + db + "'",
+                "ALTER TABLE _t_gho ADD KEY stray (created)");
+        GhostCopier third = copier(server, plan, new GhostCopySettings(2, Duration.ofMillis(20), 2_000, 0));
+        third.start();
+        await(third::finished);
+        assertThat(third.failure()).contains("is not what the ALTER made it").contains("stray")
+                .contains("ddl.copy.defer.indexes=false");
+        try (Connection c = server.connect(db)) {
+            assertThat(GhostCopyState.summary(c, "_vstream", db).done()).isFalse();
+        }
+    }
+
+    private static String showCreate(Connection c) throws SQLException {
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SHOW CREATE TABLE _t_gho")) {
+            rs.next();
+            return rs.getString(2);
+        }
+    }
+
+    private static List<String> keys(Connection c, String db) throws SQLException {
+        List<String> out = new java.util.ArrayList<>();
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT DISTINCT INDEX_NAME FROM"
+                + " information_schema.STATISTICS WHERE TABLE_SCHEMA = '" + db + "' AND TABLE_NAME = '_t_gho'"
+                + " ORDER BY INDEX_NAME")) {
+            while (rs.next()) {
+                out.add(rs.getString(1));
+            }
+        }
+        return out;
     }
 
     private static MigrationPlans.Plan plan(String db, boolean newUnique) {

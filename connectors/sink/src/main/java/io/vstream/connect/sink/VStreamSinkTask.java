@@ -28,6 +28,8 @@ import org.slf4j.LoggerFactory;
  */
 public class VStreamSinkTask extends SinkTask {
     private static final Logger LOG = LoggerFactory.getLogger(VStreamSinkTask.class);
+    /** How often the coordinator's command for each partition is read (at most). */
+    private static final long CONTROL_READ_MS = 100;
 
     private SinkSettings settings;
     private ShardRouter router; // reshard mode
@@ -174,6 +176,10 @@ public class VStreamSinkTask extends SinkTask {
             failingSinceMs = 0;
             backoffMs = settings.backoffInitial().toMillis();
         }
+        // The coordinator's commands are read here: the worker must come back within the control interval even when
+        // no record arrives (a halted partition gets none), not only at its next offset commit
+        // (offset.flush.interval.ms, 60 s by default), which held a checksum slice's STOP_AT after its PAUSE.
+        context.timeout(CONTROL_READ_MS);
     }
 
     /**
@@ -204,7 +210,7 @@ public class VStreamSinkTask extends SinkTask {
         if (now < nextControlRead) {
             return;
         }
-        nextControlRead = now + 100;
+        nextControlRead = now + CONTROL_READ_MS;
         for (Map.Entry<TopicPartition, Applier> e : appliers.entrySet()) {
             TopicPartition tp = e.getKey();
             Applier a = e.getValue();

@@ -42,6 +42,8 @@ public final class GhostCopier implements AutoCloseable {
     private final GhostCopyStatements statements;
     private final List<Thread> threads = new ArrayList<>();
     private final ConcurrentLinkedQueue<GhostCopyState.Range> pending = new ConcurrentLinkedQueue<>();
+    private final java.util.concurrent.atomic.AtomicInteger working = new java.util.concurrent.atomic.AtomicInteger();
+    private volatile KeyBuild building;
     private volatile String throttle;
     private volatile String failure;
     private volatile boolean stopped;
@@ -83,7 +85,8 @@ public final class GhostCopier implements AutoCloseable {
             checkMissing = otherUniqueKeys(c);
         }
         ranges.stream().filter(r -> !r.done()).forEach(pending::add);
-        int n = Math.min(settings.threads(), pending.size());
+        int n = Math.max(1, Math.min(settings.threads(), pending.size())); // one, to build the keys, when all done
+        working.set(n);
         for (int i = 0; i < n; i++) {
             Thread t = new Thread(this::work, "ghost-copy-" + plan.migration() + "-" + shard + "-" + i);
             t.setDaemon(true);
@@ -92,16 +95,21 @@ public final class GhostCopier implements AutoCloseable {
         }
     }
 
+    /** Copies ranges while there are; the last thread to finish builds the keys deferred until after the copy. */
     private void work() {
         GhostCopyState.Range r;
         while (!stopped && (r = pending.poll()) != null) {
             try {
                 new RangeCopy(this, r).run();
             } catch (InterruptedException e) {
+                working.decrementAndGet();
                 return;
             } catch (RuntimeException e) {
                 fail("the copy of key range " + r.no() + " stopped: " + e);
             }
+        }
+        if (working.decrementAndGet() == 0 && !stopped && failure == null) {
+            new KeyBuild(this).run();
         }
     }
 
@@ -187,10 +195,17 @@ public final class GhostCopier implements AutoCloseable {
         return threads.stream().noneMatch(Thread::isAlive);
     }
 
-    /** Stops copying (a chunk in flight commits or rolls back as a whole) and waits a while for the threads. */
+    /**
+     * Stops copying (a chunk in flight commits or rolls back as a whole; a key build in flight is killed) and waits a
+     * while for the threads.
+     */
     @Override
     public void close() {
         stopped = true;
+        KeyBuild b = building;
+        if (b != null) {
+            b.kill();
+        }
         threads.forEach(Thread::interrupt);
         for (Thread t : threads) {
             try {
@@ -239,6 +254,11 @@ public final class GhostCopier implements AutoCloseable {
 
     boolean stopped() {
         return stopped;
+    }
+
+    /** The key build in flight (null: none), for {@link #close()} to kill. */
+    void building(KeyBuild build) {
+        this.building = build;
     }
 
     void fail(String why) {

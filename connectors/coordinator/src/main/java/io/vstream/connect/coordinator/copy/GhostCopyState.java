@@ -24,7 +24,10 @@ public final class GhostCopyState {
     record Range(int no, LastPk last, LastPk end, long rowsCopied, boolean done) {
     }
 
-    /** A migration's copy on one shard: planned (its ranges written), the rows copied, and whether every range is done. */
+    /**
+     * A migration's copy on one shard: planned (its ranges written), the rows copied, and whether it is done (every
+     * range, and the keys deferred until after the copy are back: {@link DeferredIndexes}).
+     */
     public record Summary(boolean planned, long rowsCopied, boolean done) {
     }
 
@@ -116,8 +119,9 @@ public final class GhostCopyState {
     /** The migration's copy on this shard as a whole. */
     public static Summary summary(Connection c, String stateDb, String migration) throws SQLException {
         List<Range> ranges = load(c, stateDb, migration);
+        boolean copied = !ranges.isEmpty() && ranges.stream().allMatch(Range::done);
         return new Summary(!ranges.isEmpty(), ranges.stream().mapToLong(Range::rowsCopied).sum(),
-                !ranges.isEmpty() && ranges.stream().allMatch(Range::done));
+                copied && DeferredIndexes.pending(c, stateDb, migration).isEmpty());
     }
 
     /** Forgets the migration's copy on this shard (cancel, or once the migration is complete). */
