@@ -233,7 +233,9 @@ final class OnlineDdlWorkflow implements Workflow {
                         return status.failed("the copy on shard " + e.getKey() + " cannot go on: " + stopped);
                     }
                     shardCopied = copy.rowsCopied();
-                    shardDone = copy.done();
+                    // the deferred keys are built while the checksum runs (it reads by the shared key only); the
+                    // swap waits for them (cutOver)
+                    shardDone = copy.rowsDone();
                     copying += shardDone ? 0 : 1;
                 } else {
                     String copy = a.copyState();
@@ -411,6 +413,10 @@ final class OnlineDdlWorkflow implements Workflow {
         if (!compared) {
             return status; // more slices of the checksum on the next rounds
         }
+        WorkflowStatus waiting = config.serverCopy() ? awaitKeys(status, pending) : null;
+        if (waiting != null) {
+            return waiting;
+        }
         String failure = CutOverRunner.run(this, config, pending, applier, workflow);
         if (failure != null) {
             runAll("RUN");
@@ -421,6 +427,42 @@ final class OnlineDdlWorkflow implements Workflow {
         complete();
         LOG.info("Workflow {}: the tables are swapped on every shard; complete", workflow);
         return status.to(WorkflowState.COMPLETE);
+    }
+
+    /**
+     * Null when every shard's ghost has the keys built after its copy ({@link DeferredIndexes}); else the status to
+     * publish: unchanged while builds run (started or followed here, e.g. by a restarted coordinator), failed when one
+     * cannot go on.
+     */
+    private WorkflowStatus awaitKeys(WorkflowStatus status,
+                                     Map<String, VStreamCoordinatorConnectorConfig.Endpoint> pending)
+            throws SQLException {
+        List<String> building = new ArrayList<>();
+        for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : pending.entrySet()) {
+            try (Connection c = Servers.open(e.getValue())) {
+                GhostCopyState.Summary copy = GhostCopyState.summary(c, config.stateDatabase(), migration);
+                if (!copy.planned() || copy.done()) {
+                    continue;
+                }
+                String stopped = copies.follow(e.getKey(), e.getValue(), copy, null);
+                if (stopped != null) {
+                    copies.close();
+                    runAll("RUN");
+                    return status.failed("the copy on shard " + e.getKey() + " cannot go on: " + stopped);
+                }
+                building.add(e.getKey());
+            }
+        }
+        if (building.isEmpty()) {
+            return null;
+        }
+        long now = System.nanoTime();
+        if (now - progressLoggedAt >= LOG_PROGRESS_EVERY_NANOS) {
+            progressLoggedAt = now;
+            LOG.info("Workflow {}: the checksum is done; the swap waits for the keys built after the copy on"
+                    + " shard(s) {}", workflow, building);
+        }
+        return status;
     }
 
     /** The cut-over barrier of one shard: the applier reaches the position read under the lock, and idles there. */

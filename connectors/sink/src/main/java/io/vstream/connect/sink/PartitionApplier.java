@@ -109,6 +109,16 @@ final class PartitionApplier implements Applier {
         this.controlStore = new ControlStore(settings.stateDatabase(), settings.stream());
     }
 
+    /**
+     * Ghost mode: the migration's plan is not on the target yet. Not a failure: deployed together, the sink starts
+     * while the coordinator still creates the ghost, and the plan follows within moments.
+     */
+    static final class AwaitingPlan extends SQLException {
+        AwaitingPlan(String message) {
+            super(message);
+        }
+    }
+
     /** Connects and loads what the target holds; returns the stored Kafka offset, or -1. */
     @Override
     public long open() throws SQLException {
@@ -122,7 +132,7 @@ final class PartitionApplier implements Applier {
         if (settings.ghost()) {
             plan = MigrationPlans.load(conn, settings.stateDatabase(), settings.ghostMigration());
             if (plan == null) {
-                throw new SQLException("waiting for the coordinator to write the plan of migration '"
+                throw new AwaitingPlan("waiting for the coordinator to write the plan of migration '"
                         + settings.ghostMigration() + "' on " + settings.host() + ":" + settings.port());
             }
         }

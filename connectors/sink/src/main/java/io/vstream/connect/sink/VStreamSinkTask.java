@@ -30,6 +30,8 @@ public class VStreamSinkTask extends SinkTask {
     private static final Logger LOG = LoggerFactory.getLogger(VStreamSinkTask.class);
     /** How often the coordinator's command for each partition is read (at most). */
     private static final long CONTROL_READ_MS = 100;
+    /** How often a ghost-mode task looks for the migration's plan while the coordinator has not written it. */
+    private static final long AWAIT_PLAN_MS = 200;
 
     private SinkSettings settings;
     private ShardRouter router; // reshard mode
@@ -331,6 +333,12 @@ public class VStreamSinkTask extends SinkTask {
             rewind(tp, a);
             LOG.info("{}: recovered; the target holds up to offset {}", tp, applied);
             return false; // the records of this put() are before or after the rewind point: take them again
+        } catch (PartitionApplier.AwaitingPlan e) {
+            // the coordinator writes the plan moments after it created the ghost: look again soon, no backoff
+            LOG.debug("{}: {}", tp, e.getMessage());
+            rewind(tp, a);
+            sleep(AWAIT_PLAN_MS);
+            return false;
         } catch (SQLException e) {
             LOG.warn("{}: the target is still unavailable ({})", tp, e.toString());
             rewind(tp, a);

@@ -25,10 +25,11 @@ public final class GhostCopyState {
     }
 
     /**
-     * A migration's copy on one shard: planned (its ranges written), the rows copied, and whether it is done (every
-     * range, and the keys deferred until after the copy are back: {@link DeferredIndexes}).
+     * A migration's copy on one shard: planned (its ranges written), the rows copied, whether every range is copied
+     * ({@code rowsDone}), and whether the copy is done (every range, and the keys deferred until after the copy are
+     * back: {@link DeferredIndexes}).
      */
-    public record Summary(boolean planned, long rowsCopied, boolean done) {
+    public record Summary(boolean planned, long rowsCopied, boolean rowsDone, boolean done) {
     }
 
     private static final String TABLE = "ghost_copy";
@@ -120,7 +121,7 @@ public final class GhostCopyState {
     public static Summary summary(Connection c, String stateDb, String migration) throws SQLException {
         List<Range> ranges = load(c, stateDb, migration);
         boolean copied = !ranges.isEmpty() && ranges.stream().allMatch(Range::done);
-        return new Summary(!ranges.isEmpty(), ranges.stream().mapToLong(Range::rowsCopied).sum(),
+        return new Summary(!ranges.isEmpty(), ranges.stream().mapToLong(Range::rowsCopied).sum(), copied,
                 copied && DeferredIndexes.pending(c, stateDb, migration).isEmpty());
     }
 
