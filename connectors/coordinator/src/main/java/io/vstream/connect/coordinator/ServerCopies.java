@@ -61,6 +61,12 @@ final class ServerCopies {
         if (copier.failure() != null) {
             return copier.failure();
         }
+        if (copier.finished() && copiers.remove(shard, copier)) {
+            // its threads ended, yet the shard's copy is not done (or was not when read): start again from the state
+            // on the shard (a copy that is done by now only checks that its keys are there)
+            copier.close();
+            copier = copier(shard, endpoint);
+        }
         copier.throttle(why);
         return null;
     }

@@ -109,7 +109,11 @@ public final class GhostCopier implements AutoCloseable {
             }
         }
         if (working.decrementAndGet() == 0 && !stopped && failure == null) {
-            new KeyBuild(this).run();
+            try {
+                new KeyBuild(this).run();
+            } catch (RuntimeException e) {
+                fail("building the keys deferred until after the copy stopped: " + e);
+            }
         }
     }
 
