@@ -237,8 +237,10 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
                         + " the source's copy phase (start.mode=copy) sends every row through Kafka and the sink"
                         + " writes it (the clone's and reshard's way; slower).", GROUP_DDL, ++o, Width.SHORT,
                 "Copy method");
-        def.define(DDL_COPY_THREADS, Type.INT, 2, ConfigDef.Range.between(1, 32), Importance.LOW,
-                "Online DDL, server copy: key ranges copied at once on each shard, each on its own connection.",
+        def.define(DDL_COPY_THREADS, Type.INT, 4, ConfigDef.Range.between(1, 32), Importance.LOW,
+                "Online DDL, server copy: key ranges copied at once on each shard, each on its own connection"
+                        + " (4, as Spirit's default: the copy is bound by the server's CPU, and on a host it shares"
+                        + " with other processes more copy threads also get it a larger share).",
                 GROUP_DDL, ++o, Width.SHORT, "Copy threads per shard");
         def.define(DDL_COPY_CHUNK_TARGET_MS, Type.LONG, 200L, ConfigDef.Range.between(10, 60_000), Importance.LOW,
                 "Online DDL, server copy: the time a chunk should take; its size adapts to it. A chunk holds shared"
