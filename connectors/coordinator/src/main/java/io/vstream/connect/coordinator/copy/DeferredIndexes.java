@@ -174,15 +174,7 @@ public final class DeferredIndexes {
 
     /** Forgets the migration's deferral on this shard (cancel, a refused ALTER, or once the migration is complete). */
     public static void delete(Connection c, String stateDb, String migration) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(SqlTag.tag(GhostCopyStatements.TAG, "DELETE FROM "
-                + SqlIdentifiers.qualify(stateDb, TABLE) + " WHERE migration = ?"))) {
-            ps.setString(1, migration);
-            ps.executeUpdate();
-        } catch (SQLException e) {
-            if (e.getErrorCode() != 1146 && e.getErrorCode() != 1049) {
-                throw e;
-            }
-        }
+        GhostCopyState.deleteMigration(c, stateDb, TABLE, migration);
     }
 
     /** The ghost's definition differs from the ALTER's after its keys were rebuilt: the copy cannot go on. */
@@ -204,7 +196,7 @@ public final class DeferredIndexes {
                         rs.getBoolean(3)) : null;
             }
         } catch (SQLException e) {
-            if (e.getErrorCode() == 1146 || e.getErrorCode() == 1049) {
+            if (GhostCopyState.missing(e)) {
                 return null;
             }
             throw e;

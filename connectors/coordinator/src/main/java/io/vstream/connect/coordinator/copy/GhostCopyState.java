@@ -127,8 +127,13 @@ public final class GhostCopyState {
 
     /** Forgets the migration's copy on this shard (cancel, or once the migration is complete). */
     public static void delete(Connection c, String stateDb, String migration) throws SQLException {
+        deleteMigration(c, stateDb, TABLE, migration);
+    }
+
+    /** Deletes a migration's rows from one of the server copy's state tables; a table not created yet holds none. */
+    static void deleteMigration(Connection c, String stateDb, String table, String migration) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(SqlTag.tag(GhostCopyStatements.TAG, "DELETE FROM "
-                + SqlIdentifiers.qualify(stateDb, TABLE) + " WHERE migration = ?"))) {
+                + SqlIdentifiers.qualify(stateDb, table) + " WHERE migration = ?"))) {
             ps.setString(1, migration);
             ps.executeUpdate();
         } catch (SQLException e) {
@@ -138,7 +143,8 @@ public final class GhostCopyState {
         }
     }
 
-    private static boolean missing(SQLException e) {
+    /** Whether the error says the state table (or its database) does not exist yet. */
+    static boolean missing(SQLException e) {
         return e.getErrorCode() == 1146 || e.getErrorCode() == 1049;
     }
 
