@@ -86,6 +86,22 @@ final class ShardLog {
                 + (log == null ? "nothing" : log.gtids()));
     }
 
+    /** Reads {@code topic} until it holds a COPY_COMPLETED, failing after {@code timeout} with what the log holds. */
+    static ShardLog awaitCopyCompleted(ConnectCluster connect, String topic, Duration timeout)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        ShardLog log = new ShardLog(connect.topics().readAll(topic, false));
+        while (log.ofType(EventType.COPY_COMPLETED).isEmpty()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the copy never completed on " + topic + "; the log has "
+                        + log.ofType(EventType.ROW).size() + " rows");
+            }
+            Thread.sleep(250);
+            log = new ShardLog(connect.topics().readAll(topic, false));
+        }
+        return log;
+    }
+
     /** Reads {@code topic} until it holds both the COMMIT of {@code lastGtid} and a COPY_COMPLETED. */
     static ShardLog awaitCopyCompleted(ConnectCluster connect, String topic, String lastGtid, Duration timeout)
             throws InterruptedException {
