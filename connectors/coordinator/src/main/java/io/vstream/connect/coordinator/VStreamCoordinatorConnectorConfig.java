@@ -256,7 +256,8 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
         def.define(DDL_COPY_DEFER_INDEXES, Type.BOOLEAN, true, Importance.LOW,
                 "Online DDL, server copy: true (default) creates the ghost without its plain (non-unique B-tree)"
                         + " secondary keys and builds them with one online ALTER TABLE ... ADD KEY once every key"
-                        + " range is copied, before the checksum: the server sorts each key once instead of updating"
+                        + " range is copied, while the checksum runs (the swap waits for them): the server sorts each"
+                        + " key once instead of updating"
                         + " it row by row (the copy costs the server about a third less). Unique keys are always"
                         + " there during the copy; a table with FULLTEXT, SPATIAL, hash or foreign keys keeps every"
                         + " key. The key build replicates as one DDL: a replica applies it after the primary and"
