@@ -106,16 +106,8 @@ final class ShardLog {
     static ShardLog awaitCopyCompleted(ConnectCluster connect, String topic, String lastGtid, Duration timeout)
             throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        ShardLog log = await(connect, topic, lastGtid, false, timeout);
-        while (log.ofType(EventType.COPY_COMPLETED).isEmpty()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("the copy never completed on " + topic + "; the log has "
-                        + log.ofType(EventType.ROW).size() + " rows");
-            }
-            Thread.sleep(250);
-            log = new ShardLog(connect.topics().readAll(topic, false));
-        }
-        return log;
+        await(connect, topic, lastGtid, false, timeout);
+        return awaitCopyCompleted(connect, topic, Duration.ofNanos(deadline - System.nanoTime()));
     }
 
     /** The GTID of the transaction this session committed last ({@code @@last_gtid}, MariaDB). */
