@@ -4,6 +4,7 @@ import io.vstream.connect.core.position.Flavor;
 import io.vstream.connect.core.position.GtidPosition;
 import io.vstream.connect.core.position.MariadbGtid;
 import io.vstream.connect.core.position.MariadbGtidPosition;
+import io.vstream.connect.core.mapping.StreamTables;
 import io.vstream.connect.core.sql.ConsistentSnapshot;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -12,7 +13,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,12 +27,13 @@ import org.slf4j.LoggerFactory;
  */
 final class CloneWorkflow implements Workflow {
     private static final Logger LOG = LoggerFactory.getLogger(CloneWorkflow.class);
-    private static final Set<String> SYSTEM_DBS = Set.of("mysql", "information_schema", "performance_schema", "sys");
 
     private final VStreamCoordinatorConnectorConfig config;
     private final ApplierChannel applier;
     private final String workflow;
     private StatusRecords.Progress progress = StatusRecords.Progress.NONE;
+    /** The tables the hand-off compared in this task (named in the COMPLETE status); null after a restart. */
+    private List<String> checked;
 
     CloneWorkflow(VStreamCoordinatorConnectorConfig config, String workflow) {
         this.config = config;
@@ -129,7 +130,8 @@ final class CloneWorkflow implements Workflow {
     private WorkflowStatus handoff(WorkflowStatus status, Connection source, Connection target,
                                    List<ApplierChannel.Applied> applied) throws SQLException, InterruptedException {
         HandoffStep step = status.step() == null ? HandoffStep.PAUSE : status.step();
-        if (step == HandoffStep.REPLICATE || step == HandoffStep.VERIFY || replicationConfigured(target)) {
+        if (step == HandoffStep.REPLICATE || step == HandoffStep.VERIFY
+                || "HANDED_OFF".equals(applier.currentCommand(target)) && replicationConfigured(target)) {
             return verify(status, source, target);
         }
         long t0 = System.nanoTime();
@@ -152,20 +154,41 @@ final class CloneWorkflow implements Workflow {
             }
             LOG.info("Workflow {}: step 2 (stop at the snapshot) done: the target holds exactly {} ({} ms)", workflow,
                     s, ms(t0));
-            // 3. checksum every cloned table at S
-            List<String> mismatches = compare(snap.connection(), target);
-            if (!mismatches.isEmpty()) {
+            // 3. checksum every table of the stream at S
+            CloneComparison compared;
+            try {
+                compared = CloneComparison.at(snap.connection(), target, StreamTables.read(target,
+                        config.stateDatabase(), config.applierStream()), config.applierStream());
+            } catch (SQLException | RuntimeException e) {
                 applier.command(target, "RUN", null);
-                return status.failed("checksum at " + s + " differs for " + mismatches + ": the clone does not match"
-                        + " the source; the applier keeps running; investigate (the tables' engines and collations"
-                        + " must keep values equal), then restart the workflow (delete the coordinator's offsets)");
+                throw e;
             }
-            LOG.info("Workflow {}: step 3 (checksum) done: every table matches at {} ({} ms)", workflow, s, ms(t0));
-            // 4. retire the applier and replicate from S
+            if (compared.problem() != null) {
+                applier.command(target, "RUN", null);
+                return status.failed("checksum at " + s + ": " + compared.problem() + "; the applier keeps running;"
+                        + " fix it, then restart the workflow (delete the coordinator's offsets)");
+            }
+            LOG.info("Workflow {}: step 3 (checksum) done: all {} tables match at {}: {} ({} ms)", workflow,
+                    compared.tables().size(), s, compared.tables(), ms(t0));
+            // 4. retire the applier, and replicate from S. The control write comes before RESET MASTER (a write
+            //    after it would put a GTID of the target's own into its binlog, which replication would then
+            //    conflict with). Until replication starts nothing has replicated, so a failure lets the applier
+            //    run again: the next attempt starts over.
             applier.command(target, "HANDED_OFF", null);
-            startReplication(target, snap.position());
-            LOG.info("Workflow {}: step 4 (replicate) done: the target replicates from {} ({} ms)", workflow, s,
-                    ms(t0));
+            try {
+                configureReplication(target, snap.position(), compared.databases());
+            } catch (SQLException | RuntimeException e) {
+                applier.command(target, "RUN", null);
+                LOG.warn("Workflow {}: step 4 (replicate) failed before replication started; the applier runs"
+                        + " again: {}", workflow, e.toString());
+                throw e;
+            }
+            try (Statement st = target.createStatement()) {
+                st.execute("START SLAVE");
+            }
+            checked = compared.tables();
+            LOG.info("Workflow {}: step 4 (replicate) done: the target replicates {} from {} ({} ms)", workflow,
+                    compared.databases(), s, ms(t0));
         }
         return verify(status.at(HandoffStep.VERIFY), source, target);
     }
@@ -191,36 +214,11 @@ final class CloneWorkflow implements Workflow {
         return null;
     }
 
-    private List<String> compare(Connection sourceSnapshot, Connection target) throws SQLException {
-        List<String> mismatches = new ArrayList<>();
-        for (String db : userDatabases(target)) {
-            for (String table : TableChecksum.tables(target, db)) {
-                List<String> cols = TableChecksum.columns(target, db, table);
-                TableChecksum.Sum t = TableChecksum.sum(target, db, table, cols);
-                TableChecksum.Sum s = TableChecksum.sum(sourceSnapshot, db, table, cols);
-                if (!t.equals(s)) {
-                    mismatches.add(db + "." + table + " (source " + s.rows() + " rows, target " + t.rows() + ")");
-                }
-            }
-        }
-        return mismatches;
-    }
-
-    private List<String> userDatabases(Connection target) throws SQLException {
-        List<String> dbs = new ArrayList<>();
-        try (Statement st = target.createStatement(); ResultSet rs = st.executeQuery("SHOW DATABASES")) {
-            while (rs.next()) {
-                String db = rs.getString(1);
-                if (!SYSTEM_DBS.contains(db) && !db.equals(config.stateDatabase())) {
-                    dbs.add(db);
-                }
-            }
-        }
-        return dbs;
-    }
-
-    /** Makes the target a GTID replica of the source from {@code s} (MariaDB: gtid_slave_pos + slave_pos). */
-    private void startReplication(Connection target, GtidPosition s) throws SQLException {
+    /**
+     * Makes the target a GTID replica of the source from {@code s} (MariaDB: gtid_slave_pos + slave_pos), limited to
+     * {@code databases}, without starting it.
+     */
+    private void configureReplication(Connection target, GtidPosition s, List<String> databases) throws SQLException {
         VStreamCoordinatorConnectorConfig.Endpoint repl = config.replication();
         try (Statement st = target.createStatement()) {
             st.execute("STOP SLAVE");
@@ -233,12 +231,8 @@ final class CloneWorkflow implements Workflow {
             st.execute("SET GLOBAL gtid_slave_pos = '" + s.serverFormat().replace("'", "") + "'");
             // replicate only what the clone holds: the stream's databases (other databases of the source would
             // fail on a target that does not have them)
-            List<String> patterns = new ArrayList<>();
-            for (String db : userDatabases(target)) {
-                patterns.add(db.replace(",", "") + ".%");
-            }
             try (PreparedStatement ps = target.prepareStatement("SET GLOBAL replicate_wild_do_table = ?")) {
-                ps.setString(1, String.join(",", patterns));
+                ps.setString(1, wildDoTable(databases));
                 ps.execute();
             }
             try (PreparedStatement ps = target.prepareStatement("CHANGE MASTER TO MASTER_HOST = ?, MASTER_PORT = ?,"
@@ -249,8 +243,23 @@ final class CloneWorkflow implements Workflow {
                 ps.setString(4, repl.password() == null ? "" : repl.password().value());
                 ps.execute();
             }
-            st.execute("START SLAVE");
         }
+    }
+
+    /**
+     * The {@code replicate_wild_do_table} value that carries every table of {@code databases}: {@code db.%} each,
+     * with the pattern characters of the name escaped ({@code _} matches one character otherwise).
+     */
+    static String wildDoTable(List<String> databases) {
+        List<String> patterns = new ArrayList<>();
+        for (String db : databases) {
+            if (db.contains(",")) {
+                throw new IllegalArgumentException("database " + db + " has a comma in its name, which"
+                        + " replicate_wild_do_table cannot hold");
+            }
+            patterns.add(db.replace("\\", "\\\\").replace("_", "\\_").replace("%", "\\%") + ".%");
+        }
+        return String.join(",", patterns);
     }
 
     private static boolean replicationConfigured(Connection target) throws SQLException {
@@ -266,6 +275,7 @@ final class CloneWorkflow implements Workflow {
                 "SELECT @@GLOBAL.gtid_binlog_pos"));
         long deadline = System.nanoTime() + config.stopTimeout().toNanos();
         String last = "";
+        boolean started = false;
         while (System.nanoTime() < deadline) {
             try (Statement st = target.createStatement(); ResultSet rs = st.executeQuery("SHOW SLAVE STATUS")) {
                 if (rs.next()) {
@@ -278,6 +288,14 @@ final class CloneWorkflow implements Workflow {
                     if ("No".equals(sql) && err != null && !err.isEmpty()) {
                         return status.failed("native replication stopped: " + err);
                     }
+                    if ("No".equals(io) && "No".equals(sql) && !started) {
+                        // configured and handed off, but not started (a coordinator stopped between the two)
+                        LOG.info("Workflow {}: replication is configured but not running; starting it", workflow);
+                        try (Statement start = target.createStatement()) {
+                            start.execute("START SLAVE");
+                        }
+                        started = true;
+                    }
                 }
             }
             GtidPosition slavePos = GtidPosition.parse(Flavor.MARIADB, Servers.string(target,
@@ -285,7 +303,10 @@ final class CloneWorkflow implements Workflow {
             if (slavePos.contains(wanted) && last.startsWith("IO Yes, SQL Yes")) {
                 LOG.info("Workflow {}: step 5 (verify) done: the target replicates and has reached {}; complete",
                         workflow, wanted);
-                return status.to(WorkflowState.COMPLETE);
+                WorkflowStatus done = status.to(WorkflowState.COMPLETE);
+                return checked == null ? done : new WorkflowStatus(WorkflowState.COMPLETE, null, done.attempts(),
+                        "the checksum at the hand-off compared " + checked.size() + " tables: "
+                                + String.join(", ", checked));
             }
             Thread.sleep(300);
         }

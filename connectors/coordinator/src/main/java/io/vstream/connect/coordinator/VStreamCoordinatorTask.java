@@ -153,8 +153,8 @@ public class VStreamCoordinatorTask extends SourceTask {
     private List<SourceRecord> serverTrouble(java.sql.SQLException e) {
         if (ErrorClassifier.isAccessDenied(e)) {
             return advance(status.failed("a server refused the coordinator's account: " + e.getMessage() + " (error "
-                    + e.getErrorCode() + "); fix the password or grant what the server names to source.user"
-                    + " (docs/online-ddl.md, docs/clone.md list the grants), then deploy the workflow again"));
+                    + e.getErrorCode() + "); fix the password, or grant what the server names to the account it"
+                    + " names (docs/grants.md lists every workflow's grants), then deploy the workflow again"));
         }
         long now = System.currentTimeMillis();
         if (troubleSince == 0) {

@@ -17,6 +17,13 @@ class CloneWorkflowTest {
     }
 
     @Test
+    void replicationCarriesExactlyTheClonesDatabasesWithTheirNamesEscaped() {
+        assertThat(CloneWorkflow.wildDoTable(java.util.List.of("commerce", "vs_db1")))
+                .isEqualTo("commerce.%,vs\\_db1.%");
+        assertThat(CloneWorkflow.wildDoTable(java.util.List.of("a%b"))).isEqualTo("a\\%b.%");
+    }
+
+    @Test
     void statusRoundTripsThroughTheOffset() {
         WorkflowStatus s = new WorkflowStatus(WorkflowState.CUTTING_OVER, HandoffStep.CHECKSUM, 2, "why");
         Map<String, Object> offset = s.toOffset();

@@ -1,5 +1,6 @@
 package io.vstream.connect.sink;
 
+import io.vstream.connect.core.mapping.StreamTables;
 import io.vstream.connect.core.sql.SqlIdentifiers;
 import io.vstream.connect.core.sql.SqlTag;
 import java.sql.Connection;
@@ -36,6 +37,7 @@ final class TargetTables {
     private final TargetConnections connections;
     private final Map<String, TargetTable> tables = new HashMap<>();
     private Connection ddl;
+    private boolean recordReady;
 
     TargetTables(SinkSettings settings, TargetConnections connections) {
         this.settings = settings;
@@ -129,9 +131,22 @@ final class TargetTables {
             }
             createTable(db, table, create);
         }
+        record(new StreamTables.Entry(sourceDb, sourceTable, db, table));
         TargetTable existing = lookupTable(db, table); // the server's word on which columns it computes
         return new TargetTable(db, table, keys, notNull,
                 existing == null ? Set.of() : existing.generatedColumns());
+    }
+
+    /**
+     * Records in the state database that this stream holds the table (before the stream's position passes its FIELD,
+     * so a restart that skips the FIELD finds it recorded): the clone's hand-off compares exactly these tables.
+     */
+    private void record(StreamTables.Entry entry) throws SQLException {
+        if (!recordReady) {
+            StreamTables.ensure(ddl(), settings.stateDatabase());
+            recordReady = true;
+        }
+        StreamTables.record(ddl(), settings.stateDatabase(), settings.stream(), entry);
     }
 
     /** The ghost table of an online-DDL migration on this shard, written through the plan's column mapping. */

@@ -197,14 +197,14 @@ final class CopyPhase {
             LastPk lastKey = last;
             ShardGtid before = stream.position();
             long ts = System.currentTimeMillis();
+            // the FIELD comes before the first chunk even when the table is empty: a consumer that creates tables
+            // (clone, reshard) creates this one too, before any change of it arrives
+            stream.fieldIfChanged(decoder, ts);
             try (PreparedStatement ps = query.prepare(conn, last, chunkRows); ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     Serializable[] raw = new Serializable[columns.size()];
                     for (int i = 0; i < raw.length; i++) {
                         raw[i] = JdbcCells.read(rs, i + 1, columns.get(i));
-                    }
-                    if (n == 0) {
-                        stream.fieldIfChanged(decoder, ts);
                     }
                     Struct after = decoder.row(raw);
                     stream.emit(QueuedRecord.inTransaction(records.copyRow(decoder, after, ts, before)));

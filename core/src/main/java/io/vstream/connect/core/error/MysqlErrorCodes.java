@@ -64,6 +64,8 @@ final class MysqlErrorCodes {
             fatal(1227, "ER_SPECIFIC_ACCESS_DENIED_ERROR", "missing global privilege: grant the privilege the server "
                     + "names (e.g. REPLICATION SLAVE, REPLICATION CLIENT, RELOAD) to the connector's user",
                     Quote.MESSAGE),
+            fatal(1370, "ER_PROCACCESS_DENIED_ERROR", "missing routine privilege: grant EXECUTE (or ALTER ROUTINE) on "
+                    + "the routine the server names to the connector's user", Quote.MESSAGE),
             fatal(1146, "ER_NO_SUCH_TABLE", "no such table: check the configured tables, or whether the table was "
                     + "dropped or renamed", Quote.MESSAGE),
             fatal(1054, "ER_BAD_FIELD_ERROR", "unknown column: the table's schema differs from the one the statement "
@@ -91,7 +93,7 @@ final class MysqlErrorCodes {
 
     /** The verdict for {@code e}'s vendor code, if the table knows it. */
     /** The server's "access denied" errors: a wrong password, or a missing privilege (1698: no password given). */
-    static final java.util.Set<Integer> ACCESS_DENIED = java.util.Set.of(1044, 1045, 1142, 1143, 1227, 1698);
+    static final java.util.Set<Integer> ACCESS_DENIED = java.util.Set.of(1044, 1045, 1142, 1143, 1227, 1370, 1698);
 
     static Optional<Classification> byVendorCode(SQLException e) {
         Rule rule = RULES.get(e.getErrorCode());
