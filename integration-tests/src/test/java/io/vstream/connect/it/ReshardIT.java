@@ -94,6 +94,8 @@ class ReshardIT {
     void splitUnderLoadWithAConsumerStreamingThroughTheSwitch() throws Exception {
         Run run = new Run(SERVERS, connect, Map.of("-", SERVERS.server(0)), split());
         try (WriteLoad load = run.load(LOAD_BOUND_SECONDS)) {
+            // an empty table: the copy has no row of it, yet both new shards must have it before its first write
+            SERVERS.server(0).execute(run.db, "CREATE TABLE empty_t (id BIGINT PRIMARY KEY, note VARCHAR(20))");
             run.startCdc(Map.of());
             run.deploy(Map.of());
             load.start();
@@ -101,6 +103,10 @@ class ReshardIT {
             LoadStats stats = run.stopLoadAfterWritesOnTheNewShards(load);
             assertThat(stats.commits()).isGreaterThan(500);
             run.verifyTargets(load);
+            for (MariaDbServer s : run.next.values()) {
+                assertThat(s.queryString(run.db, "SELECT COUNT(*) FROM empty_t")).as("empty_t on a new shard")
+                        .isEqualTo("0");
+            }
             run.verifyCdc(load, true);
         } finally {
             run.delete();
