@@ -137,10 +137,8 @@ final class StartCommand implements Callable<Integer> {
     @Command(name = "clone", mixinStandardHelpOptions = true,
             description = "Clone one shard into an empty server and hand it over to native replication (docs/clone.md).")
     static final class Clone extends Shared implements Callable<Integer> {
-        @Option(names = "--shard", required = true, paramLabel = "SHARD", description = "The shard, e.g. -80.")
-        String shard;
-
-        @Option(names = "--source", required = true, paramLabel = "HOST:PORT", description = "The shard's server.")
+        @Option(names = "--source", required = true, paramLabel = "HOST:PORT",
+                description = "The server to clone (one shard's); it is streamed as an unsharded keyspace.")
         String source;
 
         @Option(names = "--target", required = true, paramLabel = "HOST:PORT", description = "The empty target server.")
@@ -192,7 +190,7 @@ final class StartCommand implements Callable<Integer> {
                     "--applier-password-ref", applierPasswordRef, applierUser != null);
             String replicationPassword = Secrets.one("--replication-password-file", replicationPasswordFile,
                     "--replication-password-ref", replicationPasswordRef, true);
-            var configs = WorkflowConfigs.clone(new WorkflowConfigs.Clone(common(), keyspace, database, shard, src,
+            var configs = WorkflowConfigs.clone(new WorkflowConfigs.Clone(common(), keyspace, database, src,
                     tgt, tables, user, password(), applierUser, applierPassword, targetUser, targetPassword,
                     replicationUser, replicationPassword, tableEngine, postpone));
             return Deployer.run(cluster, name, configs, dryRun, json, spec.commandLine().getOut());

@@ -10,7 +10,7 @@ import java.util.Map;
 
 /**
  * Generates the three connector configurations of a workflow with exactly the keys of config-examples/ for that
- * workflow (online DDL: online-ddl-{source,sink,coordinator}.json; clone: cdc-source.json in copy mode,
+ * workflow (online DDL: online-ddl-{source,sink,coordinator}.json; clone: clone-source.json,
  * clone-sink.json, clone-coordinator.json). Naming: the coordinator is the workflow's name {@code W} (so its status
  * records are keyed by {@code W} and the migration id is {@code W}), the source {@code W-source}, the sink
  * {@code W-sink} (its stream name, the coordinator's {@code applier.stream}). The list is in deployment order:
@@ -43,7 +43,7 @@ public final class WorkflowConfigs {
     }
 
     /** {@code vsc start clone}: one source shard into an empty target, handed over to native replication. */
-    public record Clone(Common common, String keyspace, String database, String shard, HostPort source,
+    public record Clone(Common common, String keyspace, String database, HostPort source,
                         HostPort target, String tables, String user, String password, String applierUser,
                         String applierPassword, String targetUser, String targetPassword, String replicationUser,
                         String replicationPassword, String tableEngine, boolean postpone) {
@@ -154,7 +154,8 @@ public final class WorkflowConfigs {
         source.put("tasks.max", "1");
         source.put("keyspace", w.keyspace());
         source.put("database", database);
-        source.put("topology", w.shard() + "=" + w.source());
+        // the one server as an unsharded stream: a shard's name alone would not cover the key space (validation)
+        source.put("topology", "-=" + w.source());
         source.put("user", w.user());
         source.put("password", w.password());
         source.put("topic.prefix", c.prefix());
@@ -172,7 +173,7 @@ public final class WorkflowConfigs {
         Map<String, String> sink = new LinkedHashMap<>();
         sink.put("connector.class", ConnectorConfig.SINK_CLASS);
         sink.put("tasks.max", "1");
-        sink.put("topics", TopicNames.shardTopic(c.prefix(), w.keyspace(), w.shard()));
+        sink.put("topics", TopicNames.shardTopic(c.prefix(), w.keyspace(), "-"));
         sink.put("mode", "clone");
         sink.put("target.host", w.target().host());
         sink.put("target.port", String.valueOf(w.target().port()));

@@ -155,6 +155,14 @@ class CloneHandoffIT {
                     target.execute("mysql", "GRANT " + g[0] + " ON " + object + " TO 'vstream_admin'@'%'");
                 }
             }
+            // a name whose stored state belongs to another workflow is refused, never resumed as if it were this one
+            String reused = "grants-0-" + db;
+            connect.deploy(reused, SourceConfigs.with(coordinator(source, target, "another-sink", "status-" + reused)));
+            assertThat(connect.awaitTaskFailure(reused, Duration.ofSeconds(60)))
+                    .contains("belongs to a different workflow under the same name")
+                    .contains("applier.stream=sink-" + reused).contains("applier.stream=another-sink")
+                    .contains("DELETE /connectors/" + reused + "/offsets");
+            connect.delete(reused);
         }
     }
 

@@ -50,7 +50,6 @@ class ConfigExamplesIT {
         List<String> problems = new ArrayList<>();
         for (Path f : files) {
             Map<String, String> config = read(f);
-            config.put("name", f.getFileName().toString().replace(".json", ""));
             ConfigInfos infos = connect.validate(config.get("connector.class"), config);
             for (ConfigInfo ci : infos.configs()) {
                 for (String e : ci.configValue().errors()) {
@@ -59,6 +58,46 @@ class ConfigExamplesIT {
             }
         }
         assertThat(problems).isEmpty();
+    }
+
+    /**
+     * The sets deploy side by side on one worker: each file names its connector, the sets' topic prefixes differ, each
+     * sink reads topics its own set's source writes, and each coordinator's applier stream and watched connectors are
+     * the names its set's files give.
+     */
+    @Test
+    void theWorkflowSetsFitTogether() throws IOException {
+        Map<String, Map<String, String>> files = new LinkedHashMap<>();
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(Path.of("../config-examples"), "*.json")) {
+            for (Path f : ds) {
+                files.put(f.getFileName().toString(), read(f));
+            }
+        }
+        Map<String, String> prefixBySet = new LinkedHashMap<>();
+        for (Map.Entry<String, Map<String, String>> e : files.entrySet()) {
+            assertThat(e.getValue().get("name")).as("%s names its connector", e.getKey()).isNotBlank();
+            String set = e.getKey().substring(0, e.getKey().lastIndexOf('-'));
+            String prefix = e.getValue().get("topic.prefix");
+            if (prefix != null) {
+                assertThat(prefixBySet.values()).as("%s's topic prefix is its own", e.getKey()).doesNotContain(prefix);
+                prefixBySet.put(set, prefix);
+            }
+        }
+        assertThat(prefixBySet.keySet()).containsExactlyInAnyOrder("cdc", "clone", "online-ddl", "reshard");
+        for (String set : List.of("clone", "online-ddl", "reshard")) {
+            Map<String, String> source = files.get(set + "-source.json");
+            Map<String, String> sink = files.get(set + "-sink.json");
+            Map<String, String> coordinator = files.get(set + "-coordinator.json");
+            for (String topic : sink.get("topics").split(",")) {
+                assertThat(topic.strip()).as("%s-sink reads its source's topics", set)
+                        .startsWith(source.get("topic.prefix") + "." + source.get("keyspace") + ".");
+            }
+            assertThat(coordinator.get("applier.stream")).as("%s: the applier stream is the sink", set)
+                    .isEqualTo(sink.get("name"));
+            assertThat(List.of(coordinator.get("watch.connectors").split(",")))
+                    .as("%s: the coordinator watches its set", set)
+                    .containsExactlyInAnyOrder(source.get("name"), sink.get("name"));
+        }
     }
 
     private static Map<String, String> read(Path f) throws IOException {

@@ -53,7 +53,7 @@ class PackagedWorkerIT {
     private static final List<String> OUR_CONNECTORS = List.of("io.vstream.connect.source.VStreamSourceConnector",
             "io.vstream.connect.sink.VStreamSinkConnector",
             "io.vstream.connect.coordinator.VStreamCoordinatorConnector");
-    private static final String PASSWORD = "packaged-worker-secret";
+    private static final String PASSWORD = DocumentedGrants.PASSWORD; // docs/grants.md's placeholder
 
     @Test
     void theCdcExampleStreamsThroughAWorkerInItsOwnJvm() throws Exception {
@@ -134,12 +134,9 @@ class PackagedWorkerIT {
     }
 
     private static void prepareShard(MariaDbServer shard) {
-        // the grants config-examples/README.md gives the connector's user
-        shard.execute(null, "CREATE DATABASE commerce",
-                "CREATE USER 'vstream'@'%' IDENTIFIED BY '" + PASSWORD + "'",
-                "GRANT REPLICATION SLAVE, REPLICATION CLIENT ON *.* TO 'vstream'@'%'",
-                "GRANT BINLOG MONITOR ON *.* TO 'vstream'@'%'",
-                "GRANT SELECT ON `commerce`.* TO 'vstream'@'%'");
+        // the account docs/grants.md prints for change data capture, as printed
+        shard.execute(null, "CREATE DATABASE commerce");
+        shard.execute(null, DocumentedGrants.statements("cdc source", "commerce").toArray(String[]::new));
         shard.execute("commerce", "CREATE TABLE customer (customer_id BIGINT PRIMARY KEY, email VARCHAR(128) NOT NULL)",
                 "CREATE TABLE corder (order_id BIGINT PRIMARY KEY, customer_id BIGINT NOT NULL, sku VARCHAR(32),"
                         + " price DECIMAL(10,2))");

@@ -14,7 +14,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The clone's checks before anything is handed over, each failure naming its fix: the target holds no user data of
  * its own (unless forced, or the applier has already started writing it), the two servers have different
- * {@code server_id}s and the same GTID flavor, and the replication user exists and may replicate from the source.
+ * {@code server_id}s and the same GTID flavor, the replication user exists and may replicate from the source, and the
+ * coordinator's target account holds every privilege the hand-off needs ({@link AccountGrants}).
  */
 final class ClonePreflight {
     private static final Logger LOG = LoggerFactory.getLogger(ClonePreflight.class);

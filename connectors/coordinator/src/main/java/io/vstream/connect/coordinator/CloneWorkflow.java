@@ -1,10 +1,10 @@
 package io.vstream.connect.coordinator;
 
+import io.vstream.connect.core.mapping.StreamTables;
 import io.vstream.connect.core.position.Flavor;
 import io.vstream.connect.core.position.GtidPosition;
 import io.vstream.connect.core.position.MariadbGtid;
 import io.vstream.connect.core.position.MariadbGtidPosition;
-import io.vstream.connect.core.mapping.StreamTables;
 import io.vstream.connect.core.sql.ConsistentSnapshot;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * The clone workflow's state machine (seed 003): waits while the applier copies and catches up, then hands the
  * target over to native replication at an exact position S, in numbered steps (see {@link HandoffStep}):
  * pause the applier; open a consistent snapshot of the source at S and let the applier run to exactly S; compare
- * every table by checksum there; retire the applier and start replication from S; verify it runs and catches up.
+ * every table the stream holds by checksum there ({@link CloneComparison}); retire the applier, configure
+ * replication from S and start it; verify it runs and catches up.
  * A failed step before the hand-off lets the applier run again and retries later; a restart resumes from the
  * persisted step, checking the target's replication state rather than assuming it. Touches the source (reads) and
  * the target (control row, replication).

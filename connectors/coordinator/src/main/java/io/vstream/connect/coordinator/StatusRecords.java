@@ -1,5 +1,6 @@
 package io.vstream.connect.coordinator;
 
+import java.util.Map;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
@@ -52,11 +53,18 @@ final class StatusRecords {
     private final String topic;
     private final String workflow;
     private final String type;
+    private final String definition;
 
     StatusRecords(String topic, String workflow, String type) {
+        this(topic, workflow, type, null);
+    }
+
+    /** With {@code definition} ({@link WorkflowDefinition}) stored beside the state in every record's offset. */
+    StatusRecords(String topic, String workflow, String type, String definition) {
         this.topic = topic;
         this.workflow = workflow;
         this.type = type;
+        this.definition = definition;
     }
 
     SourceRecord record(WorkflowStatus status, Progress p) {
@@ -79,7 +87,11 @@ final class StatusRecords {
                 .put("eta_ms", p.etaMs())
                 .put("throttle_reason", p.throttleReason())
                 .put("lag_ms", p.lagMs());
-        return new SourceRecord(WorkflowStatus.partition(workflow), status.toOffset(), topic, null,
+        Map<String, Object> offset = status.toOffset();
+        if (definition != null) {
+            offset.put(WorkflowDefinition.OFFSET_KEY, definition);
+        }
+        return new SourceRecord(WorkflowStatus.partition(workflow), offset, topic, null,
                 Schema.STRING_SCHEMA, workflow, SCHEMA, v);
     }
 }

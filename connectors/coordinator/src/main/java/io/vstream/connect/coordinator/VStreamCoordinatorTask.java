@@ -52,14 +52,17 @@ public class VStreamCoordinatorTask extends SourceTask {
             case "reshard" -> new ReshardWorkflow(config, workflowName);
             default -> new CloneWorkflow(config, workflowName);
         };
-        records = new StatusRecords(config.statusTopic(), workflowName, workflow.type());
+        String definition = WorkflowDefinition.of(config);
+        records = new StatusRecords(config.statusTopic(), workflowName, workflow.type(), definition);
         if (!config.watchUrls().isEmpty() && !config.watchConnectors().isEmpty()) {
             watch = new ConnectorWatch(config.watchUrls(), config.watchConnectors(), config.watchAuthorization());
         } else {
             LOG.warn("Workflow {}: watch.connect.url and watch.connectors are not set: a failed task of the"
                     + " workflow's source or sink will not show in its status", workflowName);
         }
-        status = WorkflowStatus.fromOffset(context.offsetStorageReader().offset(WorkflowStatus.partition(workflowName)));
+        Map<String, Object> stored = context.offsetStorageReader().offset(WorkflowStatus.partition(workflowName));
+        WorkflowDefinition.check(stored, definition, workflowName, props.getOrDefault("name", workflowName));
+        status = WorkflowStatus.fromOffset(stored);
         LOG.info("Coordinator of workflow '{}' starting in state {}{}", workflowName, status.state(),
                 status.step() == null ? "" : " at step " + status.step());
     }

@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Knows the target tables of one partition's stream: maps each source table to its target (database and table name
  * formats), creates a missing one from the source's definition in its FIELD record (with the configured storage
- * engine), and keeps each table's key and NOT NULL columns. DDL runs on its own connection so that it never commits the
+ * engine), records in the state database that the stream holds it ({@link StreamTables}), and keeps each table's key
+ * and NOT NULL columns. DDL runs on its own connection so that it never commits the
  * applier's open transaction.
  */
 final class TargetTables {

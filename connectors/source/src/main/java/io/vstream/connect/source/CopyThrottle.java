@@ -26,6 +26,7 @@ final class CopyThrottle {
     private final String exists;
     private long nextCheck;
     private boolean tableSeen;
+    private boolean probed;
 
     CopyThrottle(String shard, String stateDatabase, String scope) {
         this.shard = shard;
@@ -64,6 +65,27 @@ final class CopyThrottle {
         nextCheck = System.nanoTime() + CHECK_EVERY_NANOS;
     }
 
+    /**
+     * Once: whether the table is missing or only hidden from this account. Hidden, a coordinator's throttle would
+     * have no effect, which the operator must hear about (the grant is documented, docs/grants.md).
+     */
+    private void warnIfNotReadable(Connection conn) {
+        if (probed) {
+            return;
+        }
+        probed = true;
+        try (PreparedStatement ps = conn.prepareStatement("/* vstream-connect:copy */ SELECT 1 FROM "
+                + SqlIdentifiers.qualify(stateDatabase, "throttle") + " LIMIT 0"); ResultSet rs = ps.executeQuery()) {
+            rs.next();
+        } catch (SQLException e) {
+            if (e.getErrorCode() == 1142 || e.getErrorCode() == 1044) {
+                LOG.warn("Shard {}: the copy cannot read the coordinator's throttle ({}): a workflow's throttle would"
+                        + " have no effect on it; GRANT SELECT ON {}.* to the connector's user (docs/grants.md)", shard,
+                        e.getMessage(), SqlIdentifiers.quote(stateDatabase));
+            }
+        }
+    }
+
     private String reason(Connection conn) throws SQLException {
         if (!tableSeen) {
             // until a coordinator has created the table, look it up rather than read it: a read of a missing table
@@ -72,6 +94,7 @@ final class CopyThrottle {
                 ps.setString(1, stateDatabase);
                 try (ResultSet rs = ps.executeQuery()) {
                     if (!rs.next()) {
+                        warnIfNotReadable(conn);
                         return null;
                     }
                 }
