@@ -817,6 +817,11 @@ class OnlineDdlIT {
             this.sink = "ddl-sink-" + db;
             this.coordinator = "ddl-coord-" + db;
             this.statusTopic = "ddl-status-" + db;
+            // the accounts docs/grants.md prints, as printed, on every shard: the workflow runs with exactly those
+            for (MariaDbServer s : SHARDS.servers()) {
+                s.execute("mysql", DocumentedGrants.statements("cdc source", db).toArray(String[]::new));
+                s.execute("mysql", DocumentedGrants.statements("online-ddl shard", db).toArray(String[]::new));
+            }
         }
 
         void deploy(String alter, Map<String, String> extra) {
@@ -834,8 +839,8 @@ class OnlineDdlIT {
             c.put("applier.stream", sink);
             c.put("status.topic", statusTopic);
             c.put("shards", topology);
-            c.put("source.user", MariaDbServer.USER);
-            c.put("source.password", MariaDbServer.PASSWORD);
+            c.put("source.user", "vstream_ddl");
+            c.put("source.password", DocumentedGrants.PASSWORD);
             c.put("ddl.database", db);
             c.put("ddl.table", table);
             c.put("ddl.alter", alter);
@@ -854,7 +859,7 @@ class OnlineDdlIT {
             boolean streamCopy = "stream".equals(c.get("ddl.copy.method"));
             Map<String, String> sourceConfig = SourceConfigs.with(SourceConfigs.keyspace("ks", db, servers, 2),
                     "table.include.list", table, "heartbeat.interval.ms", "200", "start.mode",
-                    streamCopy ? "copy" : "current");
+                    streamCopy ? "copy" : "current", "user", "vstream", "password", DocumentedGrants.PASSWORD);
             sourceConfig.putAll(sourceExtra);
             connect.deploy(source, sourceConfig);
             deploySink(Map.of());
@@ -874,6 +879,8 @@ class OnlineDdlIT {
             sinkConfig.put("target.topology", topology);
             sinkConfig.put("ghost.migration", db);
             sinkConfig.put("target.binlog", "on"); // the ghost table's writes replicate like the table's
+            sinkConfig.put("target.user", "vstream_ddl");
+            sinkConfig.put("target.password", DocumentedGrants.PASSWORD);
             sinkConfig.putAll(extra);
             connect.deploy(sink, sinkConfig);
         }
