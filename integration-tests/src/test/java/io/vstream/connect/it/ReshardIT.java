@@ -266,9 +266,12 @@ class ReshardIT {
             for (MariaDbServer s : next.values()) {
                 s.execute("mysql", "DROP DATABASE IF EXISTS `" + db + "`"); // new shards start empty
             }
-            // the application's account: no READ_ONLY ADMIN, so read_only stops its writes (root would go on writing)
+            // the application's account: no READ_ONLY ADMIN, so read_only stops its writes (root would go on writing);
+            // the workflow's and the consumer's accounts as docs/grants.md prints them, on every shard, old and new
             for (MariaDbServer s : servers.servers()) {
                 if (s.isRunning()) {
+                    s.execute("mysql", DocumentedGrants.statements("cdc source", db).toArray(String[]::new));
+                    s.execute("mysql", DocumentedGrants.statements("reshard shard", db).toArray(String[]::new));
                     for (String host : List.of("%", "localhost", "127.0.0.1")) {
                         s.execute("mysql", "CREATE USER IF NOT EXISTS '" + APP_USER + "'@'" + host
                                 + "' IDENTIFIED BY '" + APP_PASSWORD + "'", "GRANT ALL ON `" + db + "`.* TO '"
@@ -328,6 +331,8 @@ class ReshardIT {
             c.put("topology", topology(old));
             c.put("topic.prefix", "vs_" + db);
             c.put("reshard.check.interval.ms", "300");
+            c.put("user", "vstream");
+            c.put("password", DocumentedGrants.PASSWORD);
             return c;
         }
 
@@ -367,8 +372,8 @@ class ReshardIT {
             c.put("reshard.keyspace", keyspace);
             c.put("reshard.database", db);
             c.put("reshard.column.default", "id");
-            c.put("source.user", MariaDbServer.USER);
-            c.put("source.password", MariaDbServer.PASSWORD);
+            c.put("source.user", "vstream_reshard");
+            c.put("source.password", DocumentedGrants.PASSWORD);
             c.put("poll.interval.ms", "300");
             c.put("handoff.stop.timeout.ms", "30000");
             c.put("topic.creation.default.partitions", "1");
@@ -379,6 +384,8 @@ class ReshardIT {
             src.put("topology", topology(old));
             src.put("topic.prefix", "wf_" + db);
             src.put("heartbeat.interval.ms", "200");
+            src.put("user", "vstream");
+            src.put("password", DocumentedGrants.PASSWORD);
             cluster.deploy(source, src);
             Map<String, String> s = SinkConfigs.clone(String.join(",", old.keySet().stream().map(o -> topic("wf_", o))
                     .toList()), servers.server(0));
@@ -389,6 +396,8 @@ class ReshardIT {
             s.put("reshard.vindex", "hash");
             s.put("reshard.column.default", "id");
             s.put("table.create", "true");
+            s.put("target.user", "vstream_applier");
+            s.put("target.password", DocumentedGrants.PASSWORD);
             cluster.deploy(sink, s);
         }
 
