@@ -684,6 +684,51 @@ class OnlineDdlIT {
     }
 
     /**
+     * docs/grants.md's online-DDL grants, each taken away in turn on one shard: the migration fails before anything
+     * is created (no ghost on any shard), naming what is missing.
+     */
+    @Test
+    void eachMissingGrantFailsTheMigrationBeforeAnythingIsCreatedNamingIt() throws Exception {
+        String db = SHARDS.freshDatabase("grants");
+        createSmallTable(db, "items");
+        Workflow w = new Workflow(db, "items");
+        MariaDbServer shard = SHARDS.server(1);
+        int i = 0;
+        for (String g : DocumentedGrants.statements("online-ddl shard", db)) {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("^GRANT (.+) ON (\\S+) TO 'vstream_ddl'")
+                    .matcher(g);
+            if (!m.find()) {
+                continue;
+            }
+            String privilege = m.group(1);
+            String object = m.group(2);
+            shard.execute("mysql", "REVOKE " + privilege + " ON " + object + " FROM 'vstream_ddl'@'%'");
+            try {
+                String topic = w.statusTopic + "-g" + (i++);
+                Map<String, String> c = w.coordinatorConfig("ADD COLUMN note VARCHAR(32) NULL", topic);
+                c.put("workflow.name", db + "-g" + i);
+                connect.deploy(w.coordinator, c);
+                Struct failed = CloneHandoffIT.awaitState(connect, topic, "FAILED", Duration.ofSeconds(60)).stream()
+                        .reduce((a, b) -> b).orElseThrow();
+                String reason = failed.getString("reason");
+                assertThat(reason).as("without %s ON %s", privilege, object)
+                        .contains(object.replace("`", "").replace(".*", "")).containsAnyOf("GRANT", "denied");
+                if (!privilege.equals("ALL")) {
+                    assertThat(reason).contains(privilege);
+                }
+                connect.delete(w.coordinator);
+                for (MariaDbServer s : SHARDS.servers()) {
+                    assertThat(s.queryLong(db, "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?"
+                            + " AND TABLE_NAME <> 'items'", db)).as("nothing was created").isZero();
+                }
+            } finally {
+                shard.execute("mysql", "GRANT " + privilege + " ON " + object + " TO 'vstream_ddl'@'%'");
+            }
+        }
+        assertThat(i).as("grants taken away").isEqualTo(3);
+    }
+
+    /**
      * Three things the server's own ALTER gets right and the migration must too: a row whose AUTO_INCREMENT key is 0
      * (copied by the server copy and written again by the stream), a column dropped and added again under the same
      * name (the new column takes its default; the old values are not carried over), and a DDL of a same-named table
@@ -830,6 +875,22 @@ class OnlineDdlIT {
 
         void deploy(String alter, Map<String, String> extra, Map<String, String> sourceExtra) {
             List<MariaDbServer> servers = SHARDS.servers();
+            Map<String, String> c = coordinatorConfig(alter, statusTopic);
+            c.putAll(extra);
+            connect.deploy(coordinator, c);
+            // the server copy (default) needs only the changes from the source; the stream copy, the source's copy
+            boolean streamCopy = "stream".equals(c.get("ddl.copy.method"));
+            Map<String, String> sourceConfig = SourceConfigs.with(SourceConfigs.keyspace("ks", db, servers, 2),
+                    "table.include.list", table, "heartbeat.interval.ms", "200", "start.mode",
+                    streamCopy ? "copy" : "current", "user", "vstream", "password", DocumentedGrants.PASSWORD);
+            sourceConfig.putAll(sourceExtra);
+            connect.deploy(source, sourceConfig);
+            deploySink(Map.of());
+        }
+
+        /** The coordinator's configuration, with the documented account; its status records go to {@code topic}. */
+        Map<String, String> coordinatorConfig(String alter, String topic) {
+            List<MariaDbServer> servers = SHARDS.servers();
             String topology = "-80=" + servers.get(0).host() + ":" + servers.get(0).port() + ",80-="
                     + servers.get(1).host() + ":" + servers.get(1).port();
             Map<String, String> c = new HashMap<>();
@@ -837,7 +898,7 @@ class OnlineDdlIT {
             c.put("tasks.max", "1");
             c.put("workflow", "online-ddl");
             c.put("applier.stream", sink);
-            c.put("status.topic", statusTopic);
+            c.put("status.topic", topic);
             c.put("shards", topology);
             c.put("source.user", "vstream_ddl");
             c.put("source.password", DocumentedGrants.PASSWORD);
@@ -853,16 +914,7 @@ class OnlineDdlIT {
                 c.put("watch.connect.url", connect.restUrl());
                 c.put("watch.connectors", source + "," + sink);
             }
-            c.putAll(extra);
-            connect.deploy(coordinator, c);
-            // the server copy (default) needs only the changes from the source; the stream copy, the source's copy
-            boolean streamCopy = "stream".equals(c.get("ddl.copy.method"));
-            Map<String, String> sourceConfig = SourceConfigs.with(SourceConfigs.keyspace("ks", db, servers, 2),
-                    "table.include.list", table, "heartbeat.interval.ms", "200", "start.mode",
-                    streamCopy ? "copy" : "current", "user", "vstream", "password", DocumentedGrants.PASSWORD);
-            sourceConfig.putAll(sourceExtra);
-            connect.deploy(source, sourceConfig);
-            deploySink(Map.of());
+            return c;
         }
 
         void deploySink(Map<String, String> extra) {

@@ -113,6 +113,48 @@ class ReshardIT {
         }
     }
 
+    /**
+     * docs/grants.md's reshard coordinator grants, each taken away in turn on the old shard: the workflow fails in its
+     * preflight (nothing is read-only, nothing written), naming what is missing.
+     */
+    @Test
+    void eachMissingGrantOfTheCoordinatorFailsTheReshardBeforeItStartsNamingIt() throws Exception {
+        Run run = new Run(SERVERS, connect, Map.of("-", SERVERS.server(0)), split());
+        MariaDbServer shard = SERVERS.server(0);
+        shard.execute(run.db, "CREATE TABLE t (id BIGINT PRIMARY KEY)");
+        int i = 0;
+        try {
+            for (String g : DocumentedGrants.statements("reshard shard", run.db)) {
+                java.util.regex.Matcher m = java.util.regex.Pattern
+                        .compile("^GRANT (.+) ON (\\S+) TO 'vstream_reshard'").matcher(g);
+                if (!m.find()) {
+                    continue;
+                }
+                for (String privilege : m.group(1).split(",\\s*")) {
+                    String object = m.group(2);
+                    shard.execute("mysql", "REVOKE " + privilege + " ON " + object + " FROM 'vstream_reshard'@'%'");
+                    try {
+                        String topic = run.statusTopic + "-g" + (i++);
+                        Map<String, String> c = run.coordinatorConfig(topic);
+                        c.put("workflow.name", run.coordinator + "-g" + i);
+                        connect.deploy(run.coordinator, c);
+                        Struct failed = CloneHandoffIT.awaitState(connect, topic, "FAILED", Duration.ofSeconds(60))
+                                .stream().reduce((a, b) -> b).orElseThrow();
+                        assertThat(failed.getString("reason")).as("without %s ON %s", privilege, object)
+                                .contains(privilege).contains(object.replace("`", "").replace(".*", ""));
+                        connect.delete(run.coordinator);
+                        assertThat(shard.queryLong("mysql", "SELECT @@GLOBAL.read_only")).isZero();
+                    } finally {
+                        shard.execute("mysql", "GRANT " + privilege + " ON " + object + " TO 'vstream_reshard'@'%'");
+                    }
+                }
+            }
+        } finally {
+            run.delete();
+        }
+        assertThat(i).as("grants taken away").isEqualTo(6);
+    }
+
     @Test
     void aConsumerStoppedDuringTheSplitReadsTheOldShardUpToTheJournalThenTheNewShards() throws Exception {
         Run run = new Run(SERVERS, connect, Map.of("-", SERVERS.server(0)), split());
@@ -361,12 +403,20 @@ class ReshardIT {
         }
 
         void deploy(Map<String, String> coordinatorExtra) {
+            Map<String, String> c = coordinatorConfig(statusTopic);
+            c.putAll(coordinatorExtra);
+            cluster.deploy(coordinator, c);
+            deployStreams();
+        }
+
+        /** The coordinator's configuration, with the documented account; its status records go to {@code topic}. */
+        Map<String, String> coordinatorConfig(String topic) {
             Map<String, String> c = new HashMap<>();
             c.put("connector.class", COORDINATOR_CLASS);
             c.put("tasks.max", "1");
             c.put("workflow", "reshard");
             c.put("applier.stream", sink);
-            c.put("status.topic", statusTopic);
+            c.put("status.topic", topic);
             c.put("shards", topology(old));
             c.put("reshard.target.shards", topology(next));
             c.put("reshard.keyspace", keyspace);
@@ -378,8 +428,10 @@ class ReshardIT {
             c.put("handoff.stop.timeout.ms", "30000");
             c.put("topic.creation.default.partitions", "1");
             c.put("topic.creation.default.replication.factor", "1");
-            c.putAll(coordinatorExtra);
-            cluster.deploy(coordinator, c);
+            return c;
+        }
+
+        private void deployStreams() {
             Map<String, String> src = SourceConfigs.keyspace(keyspace, db, List.of(servers.server(0)), 1);
             src.put("topology", topology(old));
             src.put("topic.prefix", "wf_" + db);

@@ -35,16 +35,16 @@ final class SampleData {
         for (MariaDbShard shard : keyspace.shards()) {
             shard.execute("",
                     "CREATE DATABASE " + DB,
-                    // the CDC source's user: the grants of config-examples/README.md, plus reading the coordinator's
-                    // throttle requests (_vstream.throttle) during a copy
+                    // the accounts exactly as docs/grants.md prints them ("cdc source", "online-ddl shard")
                     "CREATE USER 'vstream'@'%' IDENTIFIED BY '" + cdcPassword + "'",
-                    "GRANT REPLICATION SLAVE, REPLICATION CLIENT ON *.* TO 'vstream'@'%'",
+                    "GRANT REPLICATION SLAVE ON *.* TO 'vstream'@'%'",
                     "GRANT BINLOG MONITOR ON *.* TO 'vstream'@'%'",
                     "GRANT SELECT ON `" + DB + "`.* TO 'vstream'@'%'",
                     "GRANT SELECT ON `_vstream`.* TO 'vstream'@'%'",
-                    // the online DDL's coordinator and applier: ghost tables, the state database, locks, the swap
                     "CREATE USER 'vstream_ddl'@'%' IDENTIFIED BY '" + ddlPassword + "'",
-                    "GRANT ALL PRIVILEGES ON *.* TO 'vstream_ddl'@'%'");
+                    "GRANT ALL ON `" + DB + "`.* TO 'vstream_ddl'@'%'",
+                    "GRANT ALL ON `_vstream`.* TO 'vstream_ddl'@'%'",
+                    "GRANT PROCESS ON *.* TO 'vstream_ddl'@'%'");
             shard.execute(DB,
                     "CREATE TABLE customer (customer_id BIGINT NOT NULL PRIMARY KEY, email VARCHAR(128) NOT NULL,"
                             + " created DATETIME(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3))",

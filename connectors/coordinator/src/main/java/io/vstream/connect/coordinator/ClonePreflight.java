@@ -8,8 +8,6 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The clone's checks before anything is handed over, each failure naming its fix: the target holds no user data of
@@ -18,7 +16,6 @@ import org.slf4j.LoggerFactory;
  * coordinator's target account holds every privilege the hand-off needs ({@link AccountGrants}).
  */
 final class ClonePreflight {
-    private static final Logger LOG = LoggerFactory.getLogger(ClonePreflight.class);
     private static final Set<String> SYSTEM_DBS = Set.of("mysql", "information_schema", "performance_schema", "sys");
 
     private ClonePreflight() {
@@ -49,7 +46,8 @@ final class ClonePreflight {
             problems.add("the source is " + (sourceMaria ? "MariaDB" : "MySQL") + " but the target is "
                     + (targetMaria ? "MariaDB" : "MySQL") + ": GTID replication needs the same flavor on both");
         }
-        problems.addAll(missingGrants(target, config, !applierStarted && !config.force()));
+        problems.addAll(WorkflowGrants.problems(target, "the target", WorkflowGrants.cloneTarget(
+                config.stateDatabase(), !applierStarted && !config.force())));
         if (!applierStarted && !config.force()) {
             List<String> dbs = new ArrayList<>();
             try (Statement st = target.createStatement(); ResultSet rs = st.executeQuery("SHOW DATABASES")) {
@@ -85,45 +83,5 @@ final class ClonePreflight {
                     + " replication.source.host/port");
         }
         return problems;
-    }
-
-    /**
-     * The privileges the hand-off needs of the coordinator's target account, checked before anything starts (a grant
-     * missing at step 4 would otherwise fail the hand-off after the applier stopped). Privileges granted through
-     * roles are not visible in {@code SHOW GRANTS} here: with roles, a missing one is only logged.
-     */
-    static List<String> missingGrants(Connection target, VStreamCoordinatorConnectorConfig config,
-                                      boolean checksEmpty) throws SQLException {
-        AccountGrants grants = AccountGrants.of(target);
-        String state = config.stateDatabase();
-        List<AccountGrants.Need> needed = new ArrayList<>(List.of(
-                AccountGrants.Need.global("REPLICATION SLAVE ADMIN", "CHANGE MASTER, START SLAVE and gtid_slave_pos"
-                        + " at the hand-off", "SUPER"),
-                AccountGrants.Need.global("SLAVE MONITOR", "SHOW SLAVE STATUS, to verify replication", "SUPER",
-                        "REPLICA MONITOR"),
-                AccountGrants.Need.global("RELOAD", "RESET MASTER, which clears the target's own binlog before it"
-                        + " replicates"),
-                AccountGrants.Need.on(state, "SELECT", "the applier's state and its tables"),
-                AccountGrants.Need.on(state, "INSERT", "the applier's control row"),
-                AccountGrants.Need.on(state, "UPDATE", "the applier's control row"),
-                AccountGrants.Need.on(state, "CREATE", "the control table, when the coordinator comes first")));
-        if (checksEmpty) {
-            needed.add(AccountGrants.Need.global("SHOW DATABASES", "the check that the target is empty sees every"
-                    + " database only with it"));
-        }
-        List<String> missing = grants.missing(needed);
-        if (missing.isEmpty()) {
-            return List.of();
-        }
-        if (grants.viaRoles()) {
-            LOG.warn("The coordinator's target account {} holds roles; SHOW GRANTS does not show every privilege they"
-                    + " give, so these may be missing: {}", grants.account(), missing);
-            return List.of();
-        }
-        List<String> out = new ArrayList<>();
-        for (String m : missing) {
-            out.add("the target account " + grants.account() + " lacks a privilege the clone needs: " + m);
-        }
-        return out;
     }
 }

@@ -98,6 +98,8 @@ final class OnlineDdlWorkflow implements Workflow {
         List<String> problems = new ArrayList<>();
         for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : shards.entrySet()) {
             try (Connection c = Servers.open(e.getValue())) {
+                problems.addAll(WorkflowGrants.problems(c, "shard " + e.getKey(),
+                        WorkflowGrants.onlineDdlShard(config.ddlDatabase(), config.stateDatabase())));
                 problems.addAll(OnlineDdlPreflight.check(c, e.getKey(), config.ddlDatabase(), config.ddlTable(),
                         config.ddlAlter()));
             }

@@ -98,6 +98,14 @@ final class ReshardPreflight {
         Map<String, String> columns = config.reshardColumns();
         String fallback = config.reshardColumnDefault();
         for (Map.Entry<String, Connection> e : old.entrySet()) {
+            problems.addAll(WorkflowGrants.problems(e.getValue(), "old shard " + e.getKey(),
+                    WorkflowGrants.reshardShard(db, config.stateDatabase())));
+        }
+        for (Map.Entry<String, Connection> e : next.entrySet()) {
+            problems.addAll(WorkflowGrants.problems(e.getValue(), "new shard " + e.getKey(),
+                    WorkflowGrants.reshardShard(db, config.stateDatabase())));
+        }
+        for (Map.Entry<String, Connection> e : old.entrySet()) {
             for (String p : BinlogSettings.problems(e.getValue())) {
                 problems.add("old shard " + e.getKey() + ": " + p);
             }
