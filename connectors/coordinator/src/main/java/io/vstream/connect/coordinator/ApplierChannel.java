@@ -128,23 +128,17 @@ final class ApplierChannel {
 
     /** The command the control row holds for the applier now, or {@code null} when there is none. */
     String currentCommand(Connection target) throws SQLException {
-        try (PreparedStatement ps = target.prepareStatement("SELECT command FROM "
-                + SqlIdentifiers.qualify(stateDb, "control") + " WHERE stream = ?")) {
-            ps.setString(1, stream);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? rs.getString(1) : null;
-            }
-        } catch (SQLException e) {
-            if (e.getErrorCode() == 1146 || e.getErrorCode() == 1049) {
-                return null;
-            }
-            throw e;
-        }
+        return controlColumn(target, "command");
     }
 
     /** Why the applier stopped for good (it reports it in the control row), or {@code null}. */
     String failure(Connection target) throws SQLException {
-        try (PreparedStatement ps = target.prepareStatement("SELECT failure FROM "
+        return controlColumn(target, "failure");
+    }
+
+    /** One column of the stream's control row; {@code null} without a row, a table or (older sinks) the column. */
+    private String controlColumn(Connection target, String column) throws SQLException {
+        try (PreparedStatement ps = target.prepareStatement("SELECT " + SqlIdentifiers.quote(column) + " FROM "
                 + SqlIdentifiers.qualify(stateDb, "control") + " WHERE stream = ?")) {
             ps.setString(1, stream);
             try (ResultSet rs = ps.executeQuery()) {
