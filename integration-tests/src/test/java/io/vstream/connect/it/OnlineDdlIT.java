@@ -3,6 +3,8 @@ package io.vstream.connect.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vstream.connect.core.event.TopicNames;
+import io.vstream.connect.testsupport.compare.ComparisonResult;
+import io.vstream.connect.testsupport.compare.TableComparator;
 import io.vstream.connect.testsupport.connect.ConnectCluster;
 import io.vstream.connect.testsupport.db.MariaDbServer;
 import io.vstream.connect.testsupport.db.MariaDbShards;
@@ -726,6 +728,46 @@ class OnlineDdlIT {
             }
         }
         assertThat(i).as("grants taken away").isEqualTo(3);
+    }
+
+    /**
+     * A primary key that grows ((id) to (id, sku), as gh-ost accepts): rows are still identified by id, and changes
+     * that move a row's sku while the copy and the stream run leave exactly one row per id in the new table, equal
+     * to the original at the cut-over.
+     */
+    @Test
+    void aPrimaryKeyThatGrowsMigratesWhileTheRowsChangeTheirNewKeyColumns() throws Exception {
+        String db = SHARDS.freshDatabase("grow");
+        createSmallTable(db, "items");
+        Workflow w = new Workflow(db, "items");
+        String alter = "DROP PRIMARY KEY, ADD PRIMARY KEY (id, sku)";
+        w.deploy(alter, Map.of("handoff.postpone", "true"));
+        for (int round = 0; round < 3; round++) {
+            for (MariaDbServer s : SHARDS.servers()) {
+                s.execute(db, "UPDATE items SET sku = CONCAT(sku, 'x" + round + "') WHERE id % 10 = " + round,
+                        "DELETE FROM items WHERE id % 50 = " + (7 + round),
+                        "INSERT INTO items VALUES (" + (100_000 + round) + ", 'new', " + round + ")");
+            }
+            if (round == 0) {
+                CloneHandoffIT.awaitState(connect, w.statusTopic, "POSTPONED", Duration.ofSeconds(120));
+            }
+        }
+        w.deploy(alter, Map.of("handoff.postpone", "false"));
+        CloneHandoffIT.awaitState(connect, w.statusTopic, "COMPLETE", Duration.ofSeconds(120));
+        for (MariaDbServer s : SHARDS.servers()) {
+            try (Connection c = s.connect(db)) {
+                ComparisonResult r = TableComparator.builder().source(c, db, "items_old").target(c, db, "items")
+                        .build().compare();
+                assertThat(r.isEqual()).as("%s: the new table equals the original at the cut-over: %s", s, r)
+                        .isTrue();
+            }
+            assertThat(s.queryLong(db, "SELECT COUNT(*) - COUNT(DISTINCT id) FROM items")).as("one row per id")
+                    .isZero();
+            assertThat(s.queryString(db, "SELECT GROUP_CONCAT(COLUMN_NAME ORDER BY SEQ_IN_INDEX) FROM"
+                    + " information_schema.STATISTICS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = 'items' AND"
+                    + " INDEX_NAME = 'PRIMARY'", db)).isEqualTo("id,sku");
+        }
+        w.delete();
     }
 
     /**

@@ -147,7 +147,7 @@ final class OnlineDdlWorkflow implements Workflow {
                     }
                 }
                 MigrationPlans.save(c, config.stateDatabase(), new MigrationPlans.Plan(migration, plan.database(),
-                        plan.table(), plan.ghost(), plan.mapping(), plan.sharedKey(), plan.addsUniqueKey()));
+                        plan.table(), plan.ghost(), plan.mapping(), plan.sharedKey(), plan.writesByDelete()));
                 if (!plan.notes().isEmpty()) {
                     LOG.info("Workflow {}: shard {}: {}", workflow, e.getKey(), String.join("; ", plan.notes()));
                 }

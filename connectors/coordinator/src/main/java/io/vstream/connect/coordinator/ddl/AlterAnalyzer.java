@@ -220,7 +220,7 @@ public final class AlterAnalyzer {
             }
             return new AlterPlan(db, table, ghost, statement.body(), diff.mapping(), diff.sharedKey(),
                     diff.newUniqueKeys(), notes, SchemaReader.showCreate(conn, db, table),
-                    SchemaReader.showCreate(conn, db, ghost));
+                    SchemaReader.showCreate(conn, db, ghost), diff.keyGrows());
         } catch (AlterRefusedException | SQLException | RuntimeException e) {
             discard(conn, db, ghost, created, e);
             throw e;

@@ -17,14 +17,15 @@ import java.util.Optional;
  * What an accepted ALTER means on one shard, as {@link AlterAnalyzer} found it: the ghost table created there, the
  * column mapping the applier writes through (shared columns including renamed ones, dropped, added), the shared unique
  * key it writes rows by (target column names), the unique keys the new schema adds (accepted by the operator: a
- * duplicate fails the migration), notes for the operator, and both tables' {@code SHOW CREATE TABLE}. One JSON form
+ * duplicate fails the migration), whether the shared key only lies inside a larger key of the ghost (a primary key
+ * that grows), notes for the operator, and both tables' {@code SHOW CREATE TABLE}. One JSON form
  * ({@link #toJson()}) for the coordinator to store. Touches no server.
  *
  * @param alter the ALTER's body, what follows {@code ALTER TABLE <t>}
  */
 public record AlterPlan(String database, String table, String ghost, String alter, ColumnMapping mapping,
                         List<String> sharedKey, List<String> newUniqueKeys, List<String> notes,
-                        String originalCreate, String ghostCreate) {
+                        String originalCreate, String ghostCreate, boolean keyGrows) {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int VERSION = 1;
 
@@ -42,6 +43,23 @@ public record AlterPlan(String database, String table, String ghost, String alte
         if (sharedKey.isEmpty()) {
             throw new IllegalArgumentException("An alter plan needs a shared unique key to write rows by");
         }
+    }
+
+    /** A plan whose shared key is a unique key of the ghost as it is. */
+    public AlterPlan(String database, String table, String ghost, String alter, ColumnMapping mapping,
+                     List<String> sharedKey, List<String> newUniqueKeys, List<String> notes, String originalCreate,
+                     String ghostCreate) {
+        this(database, table, ghost, alter, mapping, sharedKey, newUniqueKeys, notes, originalCreate, ghostCreate,
+                false);
+    }
+
+    /**
+     * Whether the applier writes each row by deleting its key and inserting it, rather than by an upsert: when the
+     * ghost enforces a uniqueness the table does not (a duplicate must fail, never replace a row), and when the shared
+     * key is not a key of the ghost (an upsert would add a row where the key's other columns changed).
+     */
+    public boolean writesByDelete() {
+        return addsUniqueKey() || keyGrows;
     }
 
     /** Whether the new schema enforces a uniqueness the table does not (the operator accepted it). */
@@ -62,7 +80,7 @@ public record AlterPlan(String database, String table, String ghost, String alte
 
     /** The part of the plan the applier reads from the shard ({@code MigrationPlans}), under a migration's name. */
     public MigrationPlans.Plan toMigrationPlan(String migration) {
-        return new MigrationPlans.Plan(migration, database, table, ghost, mapping, sharedKey, addsUniqueKey());
+        return new MigrationPlans.Plan(migration, database, table, ghost, mapping, sharedKey, writesByDelete());
     }
 
     /**
@@ -85,6 +103,9 @@ public record AlterPlan(String database, String table, String ghost, String alte
         if (!newUniqueKeys.equals(other.newUniqueKeys)) {
             return Optional.of("new unique keys " + newUniqueKeys + " versus " + other.newUniqueKeys);
         }
+        if (keyGrows != other.keyGrows) {
+            return Optional.of("the key grows " + keyGrows + " versus " + other.keyGrows);
+        }
         return Optional.empty();
     }
 
@@ -105,6 +126,7 @@ public record AlterPlan(String database, String table, String ghost, String alte
         strings(root.putArray("notes"), notes);
         root.put("originalCreate", originalCreate);
         root.put("ghostCreate", ghostCreate);
+        root.put("keyGrows", keyGrows);
         try {
             return JSON.writeValueAsString(root);
         } catch (JsonProcessingException e) {
@@ -135,7 +157,8 @@ public record AlterPlan(String database, String table, String ghost, String alte
         }
         return new AlterPlan(text(root, "database"), text(root, "table"), text(root, "ghost"), text(root, "alter"),
                 ColumnMapping.fromJson(mapping.toString()), list(root, "sharedKey"), list(root, "newUniqueKeys"),
-                list(root, "notes"), text(root, "originalCreate"), text(root, "ghostCreate"));
+                list(root, "notes"), text(root, "originalCreate"), text(root, "ghostCreate"),
+                root.path("keyGrows").asBoolean(false));
     }
 
     private static void strings(ArrayNode array, List<String> values) {

@@ -30,6 +30,7 @@ final class ShapeDiff {
     private final List<String> sharedKey;
     private final List<String> newUniqueKeys;
     private final List<String> notes;
+    private boolean keyGrows;
 
     private ShapeDiff(ColumnMapping mapping, List<String> sharedKey, List<String> newUniqueKeys, List<String> notes) {
         this.mapping = mapping;
@@ -44,6 +45,15 @@ final class ShapeDiff {
 
     List<String> sharedKey() {
         return sharedKey;
+    }
+
+    /**
+     * Whether the shared key is not itself a unique key of the ghost but is contained in one (a primary key that
+     * grows, e.g. {@code (id)} to {@code (id, i)}): the old key still identifies each row (the original enforces it and
+     * is the ghost's only source), but the ghost does not, so a row is written by deleting its old key and inserting.
+     */
+    boolean keyGrows() {
+        return keyGrows;
     }
 
     List<String> newUniqueKeys() {
@@ -108,7 +118,21 @@ final class ShapeDiff {
         ColumnMapping mapping = new ColumnMapping(shared, dropped, added);
         noteDropAndAdd(original, ghost, dropped, added, notes);
 
-        List<String> sharedKey = sharedKey(table, original, ghost, mapping);
+        List<String> sharedKey;
+        UniqueKey grownInto = null;
+        try {
+            sharedKey = sharedKey(table, original, ghost, mapping);
+        } catch (AlterRefusedException refused) {
+            KeyGrowth growth = grownKey(original, ghost, mapping);
+            if (growth == null) {
+                throw refused;
+            }
+            sharedKey = growth.columns();
+            grownInto = growth.into();
+            notes.add("The key grows into " + grownInto.describe() + ": rows are still identified by "
+                    + sharedKey + ", which the table enforces; each change is written to the ghost by deleting the"
+                    + " row with that key and inserting the new image.");
+        }
         List<String> newKeys = newUniqueKeys(original, ghost, mapping, notes);
         if (!newKeys.isEmpty()) {
             if (!allowNewUniqueKey) {
@@ -134,7 +158,42 @@ final class ShapeDiff {
                         + " written during the migration fails it; give the column a DEFAULT to be safe.");
             }
         }
-        return new ShapeDiff(mapping, sharedKey, newKeys, notes);
+        ShapeDiff diff = new ShapeDiff(mapping, sharedKey, newKeys, notes);
+        diff.keyGrows = grownInto != null;
+        return diff;
+    }
+
+    /** A unique key of the original (NOT NULL, no prefixes) that a NOT NULL unique key of the ghost contains. */
+    private record KeyGrowth(List<String> columns, UniqueKey into) {
+    }
+
+    private static KeyGrowth grownKey(TableShape original, TableShape ghost, ColumnMapping mapping) {
+        List<UniqueKey> candidates = new ArrayList<>(original.uniqueKeys());
+        candidates.sort(Comparator.comparing((UniqueKey k) -> !k.primary()).thenComparing(k -> k.parts().size()));
+        for (UniqueKey ko : candidates) {
+            List<KeyPart> mapped = mappedParts(original, ko, mapping);
+            if (mapped == null || mapped.stream().anyMatch(p -> p.prefix() != null)) {
+                continue;
+            }
+            List<String> columns = new ArrayList<>();
+            for (KeyPart p : mapped) {
+                Column gc = ghost.column(p.column()).orElse(null);
+                if (gc == null || gc.nullable() || gc.generated()) {
+                    columns = null;
+                    break;
+                }
+                columns.add(gc.name());
+            }
+            if (columns == null) {
+                continue;
+            }
+            for (UniqueKey kg : ghost.uniqueKeys()) {
+                if (kg.parts().size() > ko.parts().size() && nonNull(ghost, kg) && implies(ko, kg, mapping)) {
+                    return new KeyGrowth(columns, kg);
+                }
+            }
+        }
+        return null;
     }
 
     /** The confirmed renames, original name to the ghost's spelling of the new name. */

@@ -46,6 +46,20 @@ class AlterPlanTest {
         assertThat(p.addsUniqueKey()).isTrue();
         assertThat(plan().addsUniqueKey()).isFalse();
         assertThat(AlterPlan.fromJson(p.toJson())).isEqualTo(p);
+        assertThat(p.writesByDelete()).isTrue();
+        assertThat(plan().writesByDelete()).isFalse();
+    }
+
+    @Test
+    void aGrowingKeyRoundTripsWritesByDeleteAndMustBeTheSameOnEveryShard() {
+        AlterPlan p = new AlterPlan("shop", "orders", "_orders_gho", "DROP PRIMARY KEY, ADD PRIMARY KEY (id, k)",
+                ColumnMapping.identity(List.of("id", "k")), List.of("id"), List.of(), List.of(), "a", "b", true);
+        assertThat(p.writesByDelete()).isTrue();
+        assertThat(p.toMigrationPlan("m").newUniqueKey()).as("the applier deletes, then inserts").isTrue();
+        assertThat(AlterPlan.fromJson(p.toJson())).isEqualTo(p);
+        AlterPlan notGrowing = new AlterPlan("shop", "orders", "_orders_gho", p.alter(), p.mapping(), p.sharedKey(),
+                List.of(), List.of(), "a", "b");
+        assertThat(p.difference(notGrowing)).hasValueSatisfying(d -> assertThat(d).contains("key grows"));
     }
 
     @Test

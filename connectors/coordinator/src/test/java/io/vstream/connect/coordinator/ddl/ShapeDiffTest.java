@@ -134,6 +134,27 @@ class ShapeDiffTest {
     }
 
     @Test
+    void aPrimaryKeyThatGrowsKeepsTheOldKeyAsTheSharedOneAndWritesByDelete() throws Exception {
+        TableShape ghost = shape(ORDERS.columns(), key("PRIMARY", "id", "k"));
+        ShapeDiff d = compare(ORDERS, ghost, List.of());
+        assertThat(d.sharedKey()).containsExactly("id");
+        assertThat(d.keyGrows()).isTrue();
+        assertThat(d.newUniqueKeys()).as("(id, k) is implied by (id)").isEmpty();
+        assertThat(d.notes()).anyMatch(n -> n.contains("grows into PRIMARY KEY (`id`, `k`)"));
+        assertThat(compare(ORDERS, ORDERS, List.of()).keyGrows()).isFalse();
+    }
+
+    @Test
+    void aKeyThatDoesNotContainTheOldOneOrOverANullableColumnIsStillRefused() {
+        TableShape other = shape(ORDERS.columns(), key("PRIMARY", "k", "amount"));
+        assertThat(refusal(ORDERS, other, List.of(), true, true).reason()).isEqualTo(Reason.NO_SHARED_UNIQUE_KEY);
+        TableShape nullable = shape(List.of(col("id", "bigint(20)"), col("k", "int(11)"),
+                nullable("amount", "decimal(10,2)")), key("uk", "id", "amount"));
+        assertThat(refusal(ORDERS, nullable, List.of(), true, true).reason())
+                .isEqualTo(Reason.NO_SHARED_UNIQUE_KEY);
+    }
+
+    @Test
     void noSharedKeyWhenTheKeyColumnIsDropped() {
         TableShape ghost = shape(List.of(col("k", "int(11)"), nullable("amount", "decimal(10,2)")),
                 key("PRIMARY", "k"));
@@ -187,13 +208,6 @@ class ShapeDiffTest {
         ShapeDiff accepted = ShapeDiff.compare(T, original, ghost, List.of(), true, true);
         assertThat(accepted.sharedKey()).containsExactly("order_no");
         assertThat(accepted.newUniqueKeys()).containsExactly("PRIMARY KEY (`id`)");
-    }
-
-    @Test
-    void aKeyOverOtherColumnsIsNotShared() {
-        TableShape original = shape(ORDERS.columns(), key("PRIMARY", "id"));
-        TableShape ghost = shape(ORDERS.columns(), key("PRIMARY", "id", "k"));
-        assertThat(refusal(original, ghost, List.of(), true, true).reason()).isEqualTo(Reason.NO_SHARED_UNIQUE_KEY);
     }
 
     @Test
