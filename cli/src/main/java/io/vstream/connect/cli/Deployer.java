@@ -85,6 +85,22 @@ final class Deployer {
             if (!json) {
                 out.println("deployed " + c.role().label() + " " + c.name());
             }
+            if (c.role() == ConnectorConfig.Role.COORDINATOR) {
+                // the coordinator refuses at start what it cannot run (a stored state of another workflow under
+                // this name): say so instead of "started", and deploy nothing more
+                String failure = startFailure(rest, c.name());
+                if (failure != null) {
+                    report.put("error_count", 1);
+                    report.put("failure", failure);
+                    if (json) {
+                        Output.json(out, report);
+                    } else {
+                        out.println("the coordinator " + c.name() + " failed as it started; nothing more deployed:");
+                        out.println("  " + failure);
+                    }
+                    return ExitCodes.FAILURE;
+                }
+            }
         }
         report.put("error_count", 0);
         if (json) {
@@ -96,6 +112,43 @@ final class Deployer {
     }
 
     private static final int PUT_ATTEMPTS = 3;
+    private static final long START_WAIT_MS = 30_000;
+
+    /**
+     * Waits (up to {@value #START_WAIT_MS} ms) for the connector's task to run; the first line of its error when it
+     * failed, {@code null} when it runs or has not started yet (a busy cluster: {@code vsc status} follows it).
+     */
+    static String startFailure(ConnectRestClient rest, String name) {
+        long deadline = System.nanoTime() + START_WAIT_MS * 1_000_000L;
+        while (System.nanoTime() < deadline) {
+            com.fasterxml.jackson.databind.JsonNode status = rest.status(name);
+            if (status != null) {
+                for (com.fasterxml.jackson.databind.JsonNode t : status.path("tasks")) {
+                    String state = t.path("state").asText();
+                    if ("FAILED".equals(state)) {
+                        return firstLine(t.path("trace").asText("the task failed"));
+                    }
+                    if ("RUNNING".equals(state)) {
+                        return null;
+                    }
+                }
+            }
+            try {
+                Thread.sleep(500);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            }
+        }
+        return null;
+    }
+
+    /** The exception's message line of a Java stack trace, without the exception's class name. */
+    static String firstLine(String trace) {
+        String line = trace.lines().findFirst().orElse(trace).strip();
+        int colon = line.indexOf(": ");
+        return colon > 0 && !line.substring(0, colon).contains(" ") ? line.substring(colon + 2) : line;
+    }
 
     /**
      * {@code PUT /connectors/{name}/config}, tried again when the REST API did not answer (a timeout may come after

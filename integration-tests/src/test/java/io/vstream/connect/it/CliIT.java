@@ -210,6 +210,18 @@ class CliIT {
         for (String n : List.of(w + "-sink", w + "-source", w)) {
             connect.delete(n);
         }
+
+        // the name again, for another ALTER: the old workflow's stored state is not taken for this one's
+        String[] reuse = start.clone();
+        reuse[java.util.Arrays.asList(reuse).indexOf("--alter") + 1] = "ADD COLUMN note2 VARCHAR(8) NULL";
+        Run reused = vsc(reuse);
+        capture("start-reused-name.txt", "vsc start online-ddl --name " + w + " --alter 'ADD COLUMN note2 ...' ...",
+                reused);
+        assertThat(reused.code()).as(reused.out() + reused.err()).isEqualTo(ExitCodes.FAILURE);
+        assertThat(reused.out()).contains("the coordinator " + w + " failed as it started; nothing more deployed")
+                .contains("belongs to a different workflow under the same name")
+                .doesNotContain("deployed source").doesNotContain("workflow " + w + " started");
+        connect.delete(w);
     }
 
     private static JsonNode awaitState(String w, String state, List<String> seen, Duration timeout) throws Exception {
