@@ -781,9 +781,10 @@ class OnlineDdlIT {
         String db = SHARDS.freshDatabase("fid");
         String other = SHARDS.freshDatabase("fid_other");
         for (MariaDbServer s : SHARDS.servers()) {
-            s.execute(db, "CREATE TABLE items (id INT AUTO_INCREMENT PRIMARY KEY, sku VARCHAR(20) NOT NULL, c1 INT NULL)",
+            s.execute(db, "CREATE TABLE items (id INT AUTO_INCREMENT PRIMARY KEY, sku VARCHAR(20) NOT NULL, c1 INT NULL,"
+                            + " d DATE NULL, dt DATETIME(6) NULL)",
                     "SET SESSION sql_mode = CONCAT(@@sql_mode, ',NO_AUTO_VALUE_ON_ZERO')",
-                    "INSERT INTO items VALUES (0, 'zero', 5)",
+                    "INSERT INTO items (id, sku, c1) VALUES (0, 'zero', 5)",
                     "INSERT INTO items (sku, c1) SELECT CONCAT('s', seq), seq FROM seq_1_to_300");
             s.execute(other, "CREATE TABLE items (id INT PRIMARY KEY)");
         }
@@ -792,22 +793,33 @@ class OnlineDdlIT {
         CloneHandoffIT.awaitState(connect, w.statusTopic, "COPYING", Duration.ofSeconds(120));
         for (MariaDbServer s : SHARDS.servers()) {
             // through the stream: row 0 goes and comes back with key 0, and the other database's table is dropped
-            s.execute(db, "SET SESSION sql_mode = CONCAT(@@sql_mode, ',NO_AUTO_VALUE_ON_ZERO')",
+            s.execute(db, "SET SESSION sql_mode = CONCAT(@@sql_mode, ',NO_AUTO_VALUE_ON_ZERO,ALLOW_INVALID_DATES')",
                     "DELETE FROM items WHERE id = 0",
-                    "INSERT INTO items VALUES (0, 'zero-again', 6)",
+                    "INSERT INTO items (id, sku, c1) VALUES (0, 'zero-again', 6)",
                     "UPDATE items SET sku = 'one' WHERE id = 1",
+                    // dates no calendar has, in NULL-able columns, written while the copy waits: the stream's
+                    "INSERT INTO items (id, sku, c1, d, dt) VALUES (1000, 'zd', 1, '0000-00-00', '0000-00-00 00:00:00'),"
+                            + " (1001, 'pd', 1, '2024-05-00', '2024-00-10 10:11:12.000001'),"
+                            + " (1002, 'inv', 1, '2024-02-30', NULL)",
+                    "UPDATE items SET d = '2024-00-00' WHERE id = 2",
                     "DROP TABLE IF EXISTS " + other + ".items");
         }
         w.deploy("DROP COLUMN c1, ADD COLUMN c1 INT NOT NULL DEFAULT 47", Map.of("ddl.copy.paused", "false"));
         CloneHandoffIT.awaitState(connect, w.statusTopic, "COMPLETE", Duration.ofSeconds(180));
         for (MariaDbServer s : SHARDS.servers()) {
-            assertThat(s.queryLong(db, "SELECT COUNT(*) FROM items")).isEqualTo(301L);
+            assertThat(s.queryLong(db, "SELECT COUNT(*) FROM items")).isEqualTo(304L);
+            assertThat(s.queryString(db, "SELECT GROUP_CONCAT(CONCAT_WS('|', id, CAST(d AS CHAR), CAST(dt AS CHAR))"
+                    + " ORDER BY id) FROM items WHERE id IN (2, 1000, 1001, 1002)"))
+                    .as("dates no calendar has, kept as the table held them")
+                    .isEqualTo("2|2024-00-00,1000|0000-00-00|0000-00-00 00:00:00.000000,"
+                            + "1001|2024-05-00|2024-00-10 10:11:12.000001,1002|2024-02-30");
             assertThat(s.queryString(db, "SELECT sku FROM items WHERE id = 0")).isEqualTo("zero-again");
             assertThat(s.queryString(db, "SELECT sku FROM items WHERE id = 1")).isEqualTo("one");
             assertThat(s.queryLong(db, "SELECT COUNT(*) FROM items WHERE c1 <> 47")).as("the new c1 holds its default")
                     .isZero();
-            assertThat(s.queryLong(db, "SELECT COUNT(*) FROM items n JOIN items_old o ON o.id = n.id AND o.sku = n.sku"))
-                    .as("every row kept its key and values").isEqualTo(301L);
+            assertThat(s.queryLong(db, "SELECT COUNT(*) FROM items n JOIN items_old o ON o.id = n.id AND o.sku = n.sku"
+                    + " AND CAST(o.d AS CHAR) <=> CAST(n.d AS CHAR) AND CAST(o.dt AS CHAR) <=> CAST(n.dt AS CHAR)"))
+                    .as("every row kept its key and values").isEqualTo(304L);
         }
         w.delete();
     }

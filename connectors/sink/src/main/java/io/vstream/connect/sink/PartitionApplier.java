@@ -456,6 +456,7 @@ final class PartitionApplier implements Applier {
                     if (scope == RowScope.OLD_IMAGE) {
                         writer.delete(t, before); // the update moved the row to another target
                     } else {
+                        writer.invalidTemporals(after, invalidTemporals(record));
                         writer.upsert(t, after);
                     }
                 }
@@ -515,6 +516,9 @@ final class PartitionApplier implements Applier {
         }
         List<Struct> rows = sourceTable.equals(chunkTable) ? new ArrayList<>(chunkRows) : List.of();
         List<SinkRecord> rowRecords = sourceTable.equals(chunkTable) ? new ArrayList<>(chunkRecords) : List.of();
+        for (int i = 0; i < rows.size(); i++) {
+            writer.invalidTemporals(rows.get(i), invalidTemporals(rowRecords.get(i)));
+        }
         chunkTable = null;
         chunkRows.clear();
         chunkRecords.clear();
@@ -550,6 +554,7 @@ final class PartitionApplier implements Applier {
             // a first copy of the range replaces nothing (the stream skips keys beyond the last copied one); a chunk
             // the source sends again after a restart replaces its own earlier rows, which were counted already
             copiedDelta += rows.size() - replaced;
+            writer.forgetInvalidTemporals(); // rows of other new shards (a split) were not written here
         }
         if (value.getBoolean("completed")) {
             copyState.remove(sourceTable);
@@ -740,6 +745,29 @@ final class PartitionApplier implements Applier {
             return null;
         }
         return OffsetCodec.copyStateFromJson(json).get(0).lastPk();
+    }
+
+    /**
+     * The dates no calendar has in a ROW record's {@code after} image ({@link EventHeaders#INVALID_TEMPORAL}: one
+     * {@code column=text} header each), by source column; {@code null} when it has none.
+     */
+    static java.util.Map<String, String> invalidTemporals(SinkRecord r) {
+        java.util.Iterator<Header> it = r.headers().allWithName(EventHeaders.INVALID_TEMPORAL);
+        java.util.Map<String, String> out = null;
+        while (it.hasNext()) {
+            Header h = it.next();
+            Object v = h.value();
+            String text = v instanceof byte[] b ? new String(b, java.nio.charset.StandardCharsets.UTF_8)
+                    : v == null ? null : String.valueOf(v);
+            int eq = text == null ? -1 : text.lastIndexOf('=');
+            if (eq > 0) {
+                if (out == null) {
+                    out = new java.util.HashMap<>();
+                }
+                out.put(text.substring(0, eq), text.substring(eq + 1));
+            }
+        }
+        return out;
     }
 
     static String header(SinkRecord r, String name) {

@@ -28,6 +28,9 @@ final class RowWriter {
     private String pendingSql;
     private PreparedStatement pending;
     private int pendingRows;
+    /** Per row image about to be written: its dates no calendar has, by source column, as the server's text. */
+    private final java.util.Map<Struct, java.util.Map<String, String>> invalidTemporals =
+            new java.util.IdentityHashMap<>();
 
     RowWriter(Connection conn, int batchMax) {
         this.conn = conn;
@@ -195,7 +198,23 @@ final class RowWriter {
         return new Range(terms.isEmpty() ? "" : " WHERE " + String.join(" AND ", terms), args);
     }
 
+    /**
+     * Says that {@code row}, written next by {@link #upsert}, {@link #insert} or a range replacement, holds dates no
+     * calendar has (its {@code null}s there are these texts, e.g. {@code 0000-00-00}); they are written as such.
+     */
+    void invalidTemporals(Struct row, java.util.Map<String, String> texts) {
+        if (texts != null && !texts.isEmpty()) {
+            invalidTemporals.put(row, texts);
+        }
+    }
+
+    /** Forgets what {@link #invalidTemporals} was told about rows that were not written after all. */
+    void forgetInvalidTemporals() {
+        invalidTemporals.clear();
+    }
+
     private void bindRow(PreparedStatement ps, int first, TargetTable t, Struct row) throws SQLException {
+        java.util.Map<String, String> texts = invalidTemporals.isEmpty() ? null : invalidTemporals.remove(row);
         int i = first;
         for (Field f : row.schema().fields()) {
             String target = t.writtenColumn(f.name());
@@ -210,7 +229,9 @@ final class RowWriter {
                 continue;
             }
             Object sql = RowValues.toSql(f.schema(), v);
-            if (sql == null && t.notNullColumns().contains(target)) {
+            if (sql == null && texts != null && texts.containsKey(f.name())) {
+                sql = texts.get(f.name()); // the server's own text of a date no calendar has
+            } else if (sql == null && t.notNullColumns().contains(target)) {
                 sql = RowValues.zeroDate(f.schema());
             }
             ValueBinder.bind(ps, i++, sql);

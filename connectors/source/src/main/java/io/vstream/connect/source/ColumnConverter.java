@@ -67,9 +67,12 @@ final class ColumnConverter {
         return schema;
     }
 
-    /** The Connect value of a raw binlog value; {@code null} stays {@code null}. */
+    /**
+     * The Connect value of a raw binlog value; {@code null} stays {@code null}, and so becomes a date no calendar has
+     * ({@link InvalidTemporal}: its text travels in a header).
+     */
     Object convert(Serializable raw) {
-        return raw == null ? null : fn.convert(raw);
+        return raw == null || raw instanceof InvalidTemporal ? null : fn.convert(raw);
     }
 
     /**

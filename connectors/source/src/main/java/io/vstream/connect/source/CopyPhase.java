@@ -207,7 +207,8 @@ final class CopyPhase {
                         raw[i] = JdbcCells.read(rs, i + 1, columns.get(i));
                     }
                     Struct after = decoder.row(raw);
-                    stream.emit(QueuedRecord.inTransaction(records.copyRow(decoder, after, ts, before)));
+                    stream.emit(QueuedRecord.inTransaction(records.copyRow(decoder, after, ts, before,
+                            decoder.invalidTemporals(raw))));
                     lastKey = query.keyOf(rs);
                     n++;
                 }

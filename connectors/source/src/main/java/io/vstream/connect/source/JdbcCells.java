@@ -16,7 +16,8 @@ import java.util.BitSet;
  * Reads a copy row's cells from a {@link ResultSet} into the same Java values the binlog deserializer produces for
  * that column (see {@link BinlogDeserializers} and {@link TemporalCells}), so that {@link ColumnConverter} turns copy
  * rows and binlog rows of a table into identical Connect values. Temporal values are read as text (the session runs
- * with {@code time_zone='+00:00'}), so no JDBC time-zone conversion touches them; zero dates become {@code null}.
+ * with {@code time_zone='+00:00'}), so no JDBC time-zone conversion touches them; zero and invalid dates become
+ * {@link InvalidTemporal} (the server's text).
  */
 final class JdbcCells {
     private JdbcCells() {
@@ -60,16 +61,27 @@ final class JdbcCells {
             }
             case DATE, NEWDATE: {
                 String s = rs.getString(index);
-                return s == null ? null : date(s);
+                if (s == null) {
+                    return null;
+                }
+                LocalDate d = date(s);
+                return d != null ? d : new InvalidTemporal(s.trim());
             }
             case DATETIME, DATETIME_V2: {
                 String s = rs.getString(index);
-                return s == null ? null : datetime(s);
+                if (s == null) {
+                    return null;
+                }
+                LocalDateTime dt = datetime(s);
+                return dt != null ? dt : new InvalidTemporal(s.trim());
             }
             case TIMESTAMP, TIMESTAMP_V2: {
                 String s = rs.getString(index);
-                LocalDateTime dt = s == null ? null : datetime(s);
-                return dt == null ? null : dt.toInstant(ZoneOffset.UTC);
+                if (s == null) {
+                    return null;
+                }
+                LocalDateTime dt = datetime(s);
+                return dt != null ? dt.toInstant(ZoneOffset.UTC) : new InvalidTemporal(s.trim());
             }
             case TIME, TIME_V2: {
                 String s = rs.getString(index);

@@ -90,8 +90,8 @@ final class RecordFactory {
     }
 
     /** A copy row: only an {@code after} image, op {@code r}, {@code source.snapshot = "true"}. */
-    SourceRecord copyRow(TableDecoder table, Struct after, long tsMs, ShardGtid offset) {
-        return row(table, null, after, RowEnvelope.Op.READ, null, 0L, tsMs, 0, 0L, offset);
+    SourceRecord copyRow(TableDecoder table, Struct after, long tsMs, ShardGtid offset, List<String> invalid) {
+        return row(table, null, after, RowEnvelope.Op.READ, null, 0L, tsMs, 0, 0L, offset, invalid);
     }
 
     /**
@@ -132,9 +132,10 @@ final class RecordFactory {
      * One ROW record.
      *
      * @param order the event's 1-based order in its transaction
+     * @param invalid the {@code after} image's dates no calendar has ({@link TableDecoder#invalidTemporals}), or null
      */
     SourceRecord row(TableDecoder table, Struct before, Struct after, RowEnvelope.Op op, String gtid, long serverId,
-                     long tsMs, int rowIndex, long order, ShardGtid offset) {
+                     long tsMs, int rowIndex, long order, ShardGtid offset, List<String> invalid) {
         sizeLimit.check(shard, table.table().table(), gtid, before, after);
         SourceInfo source = new SourceInfo(connectorName, keyspace, shard, table.table().database(),
                 table.table().table(), gtid, serverId, tsMs, op == RowEnvelope.Op.READ ? "true" : "false", rowIndex,
@@ -144,6 +145,11 @@ final class RecordFactory {
                 txn);
         Struct key = table.key(after != null ? after : before);
         ConnectHeaders headers = headers(EventType.ROW, table.table().table());
+        if (invalid != null && after != null) {
+            for (String columnText : invalid) {
+                headers.addString(EventHeaders.INVALID_TEMPORAL, columnText);
+            }
+        }
         return new SourceRecord(partition, offsetMap(offset), topic, 0, table.keySchema(), key,
                 table.envelopeSchema(), value, tsMs, headers);
     }

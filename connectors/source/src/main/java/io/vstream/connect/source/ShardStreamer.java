@@ -612,14 +612,16 @@ final class ShardStreamer implements Runnable {
             }
             Struct beforeRow = decoder.row(before);
             Struct afterRow = decoder.row(after);
+            List<String> invalid = decoder.invalidTemporals(after);
             int rowIndex = index++;
             if (op == RowEnvelope.Op.UPDATE && !decoder.sameKey(beforeRow, afterRow)) {
                 // a key change is a delete of the old key and a create of the new one, as Debezium emits it, so
                 // that keyed consumers (compacted per-table topics) drop the old key
-                emitRow(decoder, beforeRow, null, RowEnvelope.Op.DELETE, copying, ts, eventServerId, rowIndex);
-                emitRow(decoder, null, afterRow, RowEnvelope.Op.CREATE, copying, ts, eventServerId, rowIndex);
+                emitRow(decoder, beforeRow, null, RowEnvelope.Op.DELETE, copying, ts, eventServerId, rowIndex, null);
+                emitRow(decoder, null, afterRow, RowEnvelope.Op.CREATE, copying, ts, eventServerId, rowIndex,
+                        invalid);
             } else {
-                emitRow(decoder, beforeRow, afterRow, op, copying, ts, eventServerId, rowIndex);
+                emitRow(decoder, beforeRow, afterRow, op, copying, ts, eventServerId, rowIndex, invalid);
             }
         }
     }
@@ -639,7 +641,7 @@ final class ShardStreamer implements Runnable {
     }
 
     private void emitRow(TableDecoder decoder, Struct beforeRow, Struct afterRow, RowEnvelope.Op op, boolean copying,
-                         long ts, long eventServerId, int rowIndex) {
+                         long ts, long eventServerId, int rowIndex, List<String> invalid) {
         if (copying && !CopyFilter.send(committed.tablePks(), decoder.table().table(), beforeRow, afterRow)) {
             return; // the row will be copied (see CopyFilter)
         }
@@ -650,7 +652,7 @@ final class ShardStreamer implements Runnable {
         fieldIfChanged(decoder, ts);
         txnEvents++;
         SourceRecord r = records.row(decoder, beforeRow, afterRow, op, txnGtid, eventServerId, ts, rowIndex,
-                txnEvents, committed);
+                txnEvents, committed, invalid);
         enqueue(QueuedRecord.inTransaction(r));
         metrics.row();
     }

@@ -208,6 +208,26 @@ final class TableDecoder {
         return s;
     }
 
+    /**
+     * The columns of a row image holding a date no calendar has, with the server's text of each ({@code column=text});
+     * {@code null} when there is none (nearly always).
+     */
+    List<String> invalidTemporals(Serializable[] image) {
+        if (image == null) {
+            return null;
+        }
+        List<String> out = null;
+        for (int i = 0; i < columnIndexes.length; i++) {
+            if (image[columnIndexes[i]] instanceof InvalidTemporal t) {
+                if (out == null) {
+                    out = new java.util.ArrayList<>();
+                }
+                out.add(table.columns().get(i).name() + "=" + t.text());
+            }
+        }
+        return out;
+    }
+
     /** Whether two images of a row have the same key (always true for a table without a primary key). */
     boolean sameKey(Struct a, Struct b) {
         if (a == null || b == null) {

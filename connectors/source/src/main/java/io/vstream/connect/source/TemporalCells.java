@@ -19,7 +19,8 @@ import java.time.YearMonth;
  * <p>Values: DATE is a {@link LocalDate}, DATETIME a {@link LocalDateTime}, TIMESTAMP an {@link Instant}, TIME a
  * signed {@link Duration}, YEAR an {@link Integer} (0 for YEAR 0000). A zero or invalid date (a zero year, month
  * and day; a zero month or day under a permissive {@code sql_mode}; a day past the month's end under
- * {@code ALLOW_INVALID_DATES}) and the zero TIMESTAMP are {@code null}: no calendar value stands for them.
+ * {@code ALLOW_INVALID_DATES}) and the zero TIMESTAMP are {@code null} from the decoding methods: no calendar value
+ * stands for them; {@link #read} gives them as {@link InvalidTemporal}, the server's text.
  */
 final class TemporalCells {
     private static final long TIMEF_INT_OFS = 0x800000L;
@@ -40,16 +41,53 @@ final class TemporalCells {
     /** Reads one cell of a type {@link #handles} from a row image; {@code meta} is the TABLE_MAP metadata. */
     static Serializable read(ColumnType type, int meta, ByteArrayInputStream in) throws IOException {
         return switch (type) {
-            case DATE -> date(in.readInteger(3));
+            case DATE -> {
+                int packed = in.readInteger(3);
+                LocalDate d = date(packed);
+                yield d != null ? d : InvalidTemporal.date(packed >>> 9, (packed >>> 5) & 0x0F, packed & 0x1F);
+            }
             case TIME -> time(in.readInteger(3));
             case TIME_V2 -> time2(meta, in.read(3 + fractionBytes(meta)));
-            case DATETIME -> datetime(in.readLong(8));
-            case DATETIME_V2 -> datetime2(meta, in.read(5 + fractionBytes(meta)));
-            case TIMESTAMP -> timestamp(in.readLong(4), 0);
-            case TIMESTAMP_V2 -> timestamp2(meta, in.read(4 + fractionBytes(meta)));
+            case DATETIME -> {
+                long v = in.readLong(8);
+                LocalDateTime dt = datetime(v);
+                yield dt != null ? dt : InvalidTemporal.datetime((int) (v / 10_000_000_000L),
+                        (int) (v / 100_000_000 % 100), (int) (v / 1_000_000 % 100), (int) (v / 10_000 % 100),
+                        (int) (v / 100 % 100), (int) (v % 100), 0, 0);
+            }
+            case DATETIME_V2 -> {
+                byte[] b = in.read(5 + fractionBytes(meta));
+                LocalDateTime dt = datetime2(meta, b);
+                yield dt != null ? dt : invalidDatetime2(meta, b);
+            }
+            case TIMESTAMP -> {
+                Instant t = timestamp(in.readLong(4), 0);
+                yield t != null ? t : InvalidTemporal.datetime(0, 0, 0, 0, 0, 0, 0, 0);
+            }
+            case TIMESTAMP_V2 -> {
+                Instant t = timestamp2(meta, in.read(4 + fractionBytes(meta)));
+                yield t != null ? t : InvalidTemporal.datetime(0, 0, 0, 0, 0, 0, 0, meta);
+            }
             case YEAR -> year(in.readInteger(1));
             default -> throw new IllegalArgumentException("not a temporal type: " + type);
         };
+    }
+
+    /** The server's text of a DATETIME2 cell that {@link #datetime2} has no value for. */
+    static InvalidTemporal invalidDatetime2(int fsp, byte[] b) {
+        long intPart = bigEndian(b, 0, 5) - DATETIMEF_INT_OFS;
+        long frac = switch (fsp) {
+            case 1, 2 -> (long) b[5] * 10_000;
+            case 3, 4 -> (long) (short) bigEndian(b, 5, 2) * 100;
+            case 5, 6 -> (bigEndian(b, 5, 3) << 40) >> 40;
+            default -> 0;
+        };
+        long ymdhms = Math.abs(intPart);
+        long ymd = ymdhms >> 17;
+        long ym = ymd >> 5;
+        long hms = ymdhms % (1 << 17);
+        return InvalidTemporal.datetime((int) (ym / 13), (int) (ym % 13), (int) (ymd % 32), (int) (hms >> 12),
+                (int) ((hms >> 6) % 64), (int) (hms % 64), frac, fsp);
     }
 
     /** Bytes of the fractional part of a TIME2/DATETIME2/TIMESTAMP2 with {@code fsp} digits. */

@@ -79,7 +79,8 @@ class BinlogDeserializersTest {
         Map.Entry<Serializable[], Serializable[]> change = update.getRows().get(0);
         assertThat(change.getKey()).containsExactly(2024, Duration.ofNanos(-1000), LocalDate.of(1582, 10, 4),
                 "x".getBytes(StandardCharsets.UTF_8));
-        assertThat(change.getValue()).containsExactly(2155, Duration.ZERO, null, new byte[0]);
+        assertThat(change.getValue()).containsExactly(2155, Duration.ZERO, new InvalidTemporal("0000-00-00"),
+                new byte[0]);
 
         DeleteRowsEventData delete = d.nextEvent(in).getData();
         assertThat(delete.getRows().get(0)).containsExactly(1901, Duration.ofNanos(3_020_399_999_999_000L),

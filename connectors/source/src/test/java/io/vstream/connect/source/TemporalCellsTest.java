@@ -176,6 +176,24 @@ class TemporalCellsTest {
     }
 
     @Test
+    void aDateNoCalendarHasIsReadAsTheServersText() throws IOException {
+        for (int[] d : new int[][] {{0, 0, 0}, {2024, 0, 0}, {2024, 2, 30}}) {
+            int packed = date(d[0], d[1], d[2]);
+            byte[] le = {(byte) packed, (byte) (packed >> 8), (byte) (packed >> 16)};
+            assertThat(TemporalCells.read(ColumnType.DATE, 0, new ByteArrayInputStream(le)))
+                    .isEqualTo(new InvalidTemporal(String.format("%04d-%02d-%02d", d[0], d[1], d[2])));
+        }
+        assertThat(TemporalCells.read(ColumnType.DATETIME_V2, 6,
+                new ByteArrayInputStream(datetime2(2024, 0, 10, 10, 11, 12, 1, 6))))
+                .isEqualTo(new InvalidTemporal("2024-00-10 10:11:12.000001"));
+        assertThat(TemporalCells.read(ColumnType.DATETIME_V2, 0,
+                new ByteArrayInputStream(datetime2(0, 0, 0, 0, 0, 0, 0, 0))))
+                .isEqualTo(new InvalidTemporal("0000-00-00 00:00:00"));
+        assertThat(TemporalCells.read(ColumnType.TIMESTAMP_V2, 3, new ByteArrayInputStream(new byte[6])))
+                .isEqualTo(new InvalidTemporal("0000-00-00 00:00:00.000"));
+    }
+
+    @Test
     void dateReadsThreeLittleEndianBytes() throws IOException {
         int packed = date(2024, 5, 6);
         byte[] le = {(byte) packed, (byte) (packed >> 8), (byte) (packed >> 16)};

@@ -12,6 +12,12 @@ public final class EventHeaders {
     public static final String TABLE = "vstream.table";
     /** The shard generation: 0 before any reshard, then the id of the journal that created the shard. */
     public static final String EPOCH = "vstream.epoch";
+    /**
+     * On a ROW record whose {@code after} image holds a DATE, DATETIME or TIMESTAMP no calendar has (the zero date,
+     * a zero month or day): one header per such column, {@code <column>=<the server's text>} (e.g.
+     * {@code born=0000-00-00}); the column's value in the image is {@code null}.
+     */
+    public static final String INVALID_TEMPORAL = "vstream.invalid.temporal";
 
     private EventHeaders() {
     }

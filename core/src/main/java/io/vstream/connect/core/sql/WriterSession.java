@@ -8,13 +8,16 @@ package io.vstream.connect.core.sql;
  *   <li>{@code NO_AUTO_VALUE_ON_ZERO}: a row whose AUTO_INCREMENT key is 0 (inserted under that mode at the source)
  *   keeps 0 instead of taking the next counter value;</li>
  *   <li>{@code NO_ENGINE_SUBSTITUTION}: a table is never created with another engine than asked;</li>
+ *   <li>{@code ALLOW_INVALID_DATES} (and neither {@code NO_ZERO_DATE} nor {@code NO_ZERO_IN_DATE}): a date the source
+ *   table holds though no calendar has it ({@code 0000-00-00}, {@code 2024-00-10}, {@code 2024-02-30} under a
+ *   permissive mode there) is written as it is;</li>
  *   <li>UTC: temporal values are written as the stream carries them.</li>
  * </ul>
  */
 public final class WriterSession {
     /** The SQL mode of a writing session. */
     public static final String SQL_MODE =
-            "STRICT_TRANS_TABLES,STRICT_ALL_TABLES,NO_AUTO_VALUE_ON_ZERO,NO_ENGINE_SUBSTITUTION";
+            "STRICT_TRANS_TABLES,STRICT_ALL_TABLES,NO_AUTO_VALUE_ON_ZERO,NO_ENGINE_SUBSTITUTION,ALLOW_INVALID_DATES";
     /** The statement that sets it. */
     public static final String SET_SQL_MODE = "SET SESSION sql_mode = '" + SQL_MODE + "'";
     /** The statement that sets the session's time zone to UTC. */
