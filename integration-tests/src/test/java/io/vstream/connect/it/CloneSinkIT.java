@@ -72,7 +72,8 @@ class CloneSinkIT {
             StringBuilder e = new StringBuilder("INSERT INTO events VALUES ");
             for (int i = from; i < from + 2000; i++) {
                 a.append(i == from ? "" : ",").append('(').append(i).append(",'owner ").append(i).append("',")
-                        .append(i % 5000).append(".25,").append(i % 3 == 0 ? "NULL" : "'2020-02-0" + (1 + i % 9) + "'")
+                        .append(i % 5000).append(".25,").append(i % 3 == 0 ? "NULL" : i % 97 == 1 ? "'0000-00-00'"
+                                : i % 97 == 2 ? "'2020-00-15'" : "'2020-02-0" + (1 + i % 9) + "'")
                         .append(')');
                 if (i < from + 750) {
                     e.append(i == from ? "" : ",").append('(').append(i).append(',').append(i % 7).append(",'")
@@ -108,6 +109,8 @@ class CloneSinkIT {
             LoadStats stats = load.awaitCompletion(Duration.ofSeconds(90));
             assertThat(stats.commits()).isGreaterThan(1000);
             src.execute(db, "UPDATE accounts SET balance = balance + 1 WHERE id < 100"); // a non-transactional change
+            // dates no calendar has, in a NULL-able column: copied above (i % 97 = 1, 2), and here through the stream
+            src.execute(db, "UPDATE accounts SET opened = '2019-07-00' WHERE id BETWEEN 200 AND 204");
 
             awaitApplied(db, sinkName, topic, Duration.ofSeconds(120));
             try (Connection s = src.connect(db); Connection t = target().connect(db)) {
@@ -118,6 +121,10 @@ class CloneSinkIT {
                 }
                 assertThat(load.verifyAgainst(t, "orders").isEqual()).isTrue();
             }
+            assertThat(target().queryLong(db, "SELECT COUNT(*) FROM accounts WHERE CAST(opened AS CHAR) IN"
+                    + " ('0000-00-00', '2020-00-15', '2019-07-00')")).as("zero and partial dates kept")
+                    .isEqualTo(source().queryLong(db, "SELECT COUNT(*) FROM accounts WHERE CAST(opened AS CHAR) IN"
+                            + " ('0000-00-00', '2020-00-15', '2019-07-00')")).isGreaterThan(5L);
             assertThat(target().queryString(db, "SELECT ENGINE FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?"
                     + " AND TABLE_NAME = 'accounts'", db)).isEqualTo("InnoDB");
             // nothing the applier wrote reached the target's own binlog
