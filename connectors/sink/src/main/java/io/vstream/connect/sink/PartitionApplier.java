@@ -755,10 +755,7 @@ final class PartitionApplier implements Applier {
         java.util.Iterator<Header> it = r.headers().allWithName(EventHeaders.INVALID_TEMPORAL);
         java.util.Map<String, String> out = null;
         while (it.hasNext()) {
-            Header h = it.next();
-            Object v = h.value();
-            String text = v instanceof byte[] b ? new String(b, java.nio.charset.StandardCharsets.UTF_8)
-                    : v == null ? null : String.valueOf(v);
+            String text = text(it.next());
             int eq = text == null ? -1 : text.lastIndexOf('=');
             if (eq > 0) {
                 if (out == null) {
@@ -772,11 +769,14 @@ final class PartitionApplier implements Applier {
 
     static String header(SinkRecord r, String name) {
         Header h = r.headers().lastWithName(name);
-        if (h == null || h.value() == null) {
-            return null;
-        }
-        return h.value() instanceof byte[] b ? new String(b, java.nio.charset.StandardCharsets.UTF_8)
-                : String.valueOf(h.value());
+        return h == null ? null : text(h);
+    }
+
+    /** A header's value as text (a converter may leave it as bytes); {@code null} when it has none. */
+    private static String text(Header h) {
+        Object v = h.value();
+        return v instanceof byte[] b ? new String(b, java.nio.charset.StandardCharsets.UTF_8)
+                : v == null ? null : String.valueOf(v);
     }
 
     private static String keyOf(SinkRecord r) {

@@ -48,18 +48,8 @@ final class TemporalCells {
             }
             case TIME -> time(in.readInteger(3));
             case TIME_V2 -> time2(meta, in.read(3 + fractionBytes(meta)));
-            case DATETIME -> {
-                long v = in.readLong(8);
-                LocalDateTime dt = datetime(v);
-                yield dt != null ? dt : InvalidTemporal.datetime((int) (v / 10_000_000_000L),
-                        (int) (v / 100_000_000 % 100), (int) (v / 1_000_000 % 100), (int) (v / 10_000 % 100),
-                        (int) (v / 100 % 100), (int) (v % 100), 0, 0);
-            }
-            case DATETIME_V2 -> {
-                byte[] b = in.read(5 + fractionBytes(meta));
-                LocalDateTime dt = datetime2(meta, b);
-                yield dt != null ? dt : invalidDatetime2(meta, b);
-            }
+            case DATETIME -> datetimeFields(in.readLong(8)).valueOrText(0);
+            case DATETIME_V2 -> datetime2Fields(meta, in.read(5 + fractionBytes(meta))).valueOrText(meta);
             case TIMESTAMP -> {
                 Instant t = timestamp(in.readLong(4), 0);
                 yield t != null ? t : InvalidTemporal.datetime(0, 0, 0, 0, 0, 0, 0, 0);
@@ -71,23 +61,6 @@ final class TemporalCells {
             case YEAR -> year(in.readInteger(1));
             default -> throw new IllegalArgumentException("not a temporal type: " + type);
         };
-    }
-
-    /** The server's text of a DATETIME2 cell that {@link #datetime2} has no value for. */
-    static InvalidTemporal invalidDatetime2(int fsp, byte[] b) {
-        long intPart = bigEndian(b, 0, 5) - DATETIMEF_INT_OFS;
-        long frac = switch (fsp) {
-            case 1, 2 -> (long) b[5] * 10_000;
-            case 3, 4 -> (long) (short) bigEndian(b, 5, 2) * 100;
-            case 5, 6 -> (bigEndian(b, 5, 3) << 40) >> 40;
-            default -> 0;
-        };
-        long ymdhms = Math.abs(intPart);
-        long ymd = ymdhms >> 17;
-        long ym = ymd >> 5;
-        long hms = ymdhms % (1 << 17);
-        return InvalidTemporal.datetime((int) (ym / 13), (int) (ym % 13), (int) (ymd % 32), (int) (hms >> 12),
-                (int) ((hms >> 6) % 64), (int) (hms % 64), frac, fsp);
     }
 
     /** Bytes of the fractional part of a TIME2/DATETIME2/TIMESTAMP2 with {@code fsp} digits. */
@@ -142,11 +115,29 @@ final class TemporalCells {
         return Duration.ofNanos((negative ? -micros : micros) * 1000);
     }
 
+    /** The fields of a DATETIME cell as stored, before they are taken as a calendar value. */
+    private record DateTimeFields(int year, int month, int day, int hour, int minute, int second, long micros) {
+        /** The value, or {@code null} when no calendar has the date. */
+        LocalDateTime value() {
+            LocalDate date = calendarDate(year, month, day);
+            return date == null ? null : date.atTime(hour, minute, second, (int) Math.abs(micros) * 1000);
+        }
+
+        /** The value, or the server's text ({@code fsp} fractional digits) when no calendar has the date. */
+        Serializable valueOrText(int fsp) {
+            LocalDateTime v = value();
+            return v != null ? v : InvalidTemporal.datetime(year, month, day, hour, minute, second, micros, fsp);
+        }
+    }
+
     /** DATETIME (pre-5.6 format): 8 bytes little-endian, {@code YYYYMMDDhhmmss} as a number. */
     static LocalDateTime datetime(long v) {
-        LocalDate date = calendarDate((int) (v / 10_000_000_000L), (int) (v / 100_000_000 % 100),
-                (int) (v / 1_000_000 % 100));
-        return date == null ? null : date.atTime((int) (v / 10_000 % 100), (int) (v / 100 % 100), (int) (v % 100));
+        return datetimeFields(v).value();
+    }
+
+    private static DateTimeFields datetimeFields(long v) {
+        return new DateTimeFields((int) (v / 10_000_000_000L), (int) (v / 100_000_000 % 100),
+                (int) (v / 1_000_000 % 100), (int) (v / 10_000 % 100), (int) (v / 100 % 100), (int) (v % 100), 0);
     }
 
     /**
@@ -154,6 +145,10 @@ final class TemporalCells {
      * 6 second; then the fraction.
      */
     static LocalDateTime datetime2(int fsp, byte[] b) {
+        return datetime2Fields(fsp, b).value();
+    }
+
+    private static DateTimeFields datetime2Fields(int fsp, byte[] b) {
         long intPart = bigEndian(b, 0, 5) - DATETIMEF_INT_OFS;
         long frac = switch (fsp) {
             case 1, 2 -> (long) b[5] * 10_000;
@@ -165,11 +160,8 @@ final class TemporalCells {
         long ymd = ymdhms >> 17;
         long ym = ymd >> 5;
         long hms = ymdhms % (1 << 17);
-        LocalDate date = calendarDate((int) (ym / 13), (int) (ym % 13), (int) (ymd % 32));
-        if (date == null) {
-            return null;
-        }
-        return date.atTime((int) (hms >> 12), (int) ((hms >> 6) % 64), (int) (hms % 64), (int) Math.abs(frac) * 1000);
+        return new DateTimeFields((int) (ym / 13), (int) (ym % 13), (int) (ymd % 32), (int) (hms >> 12),
+                (int) ((hms >> 6) % 64), (int) (hms % 64), frac);
     }
 
     /** TIMESTAMP: seconds since the epoch (UTC); 0 is the zero timestamp. */
