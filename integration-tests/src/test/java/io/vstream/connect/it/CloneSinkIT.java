@@ -64,21 +64,24 @@ class CloneSinkIT {
                 // generated columns: the target computes them, the applier never writes them
                 "CREATE TABLE accounts (id INT PRIMARY KEY, owner VARCHAR(64) NOT NULL, balance DECIMAL(14,2),"
                         + " opened DATE, doubled DECIMAL(15,2) AS (balance * 2) VIRTUAL,"
+                        // members outside the BMP, which the server's metadata shows as '?'
+                        + " mood ENUM('a','😀','?') CHARACTER SET utf8mb4, tags SET('ß','😀','x') CHARACTER SET utf8mb4,"
                         + " label VARCHAR(80) AS (CONCAT(owner, '!')) STORED) ENGINE=Aria",
                 "CREATE TABLE events (account_id INT NOT NULL, seq INT NOT NULL, kind ENUM('in','out') NOT NULL,"
                         + " at DATETIME(3) NOT NULL, PRIMARY KEY (account_id, seq)) ENGINE=MyISAM");
         for (int from = 0; from < 40_000; from += 2000) {
-            StringBuilder a = new StringBuilder("INSERT INTO accounts (id, owner, balance, opened) VALUES ");
+            StringBuilder a = new StringBuilder("INSERT INTO accounts (id, owner, balance, opened, mood, tags)"
+                    + " VALUES ");
             StringBuilder e = new StringBuilder("INSERT INTO events VALUES ");
             for (int i = from; i < from + 2000; i++) {
                 a.append(i == from ? "" : ",").append('(').append(i).append(",'owner ").append(i).append("',")
                         .append(i % 5000).append(".25,").append(i % 3 == 0 ? "NULL" : i % 97 == 1 ? "'0000-00-00'"
                                 : i % 97 == 2 ? "'2020-00-15'" : "'2020-02-0" + (1 + i % 9) + "'")
-                        .append(')');
+                        .append(i % 4 == 0 ? ",'😀','ß,😀'" : i % 4 == 1 ? ",'?','x'" : ",NULL,''").append(')');
                 if (i < from + 750) {
                     e.append(i == from ? "" : ",").append('(').append(i).append(',').append(i % 7).append(",'")
-                            .append(i % 2 == 0 ? "in" : "out").append("','2021-01-01 00:00:0").append(i % 10)
-                            .append(".123')");
+                            .append(i % 2 == 0 ? "in" : "out").append(i % 50 == 0 ? "','0000-01-01 00:00:0"
+                                    : "','2021-01-01 00:00:0").append(i % 10).append(".123')"); // the year 0000 too
                 }
             }
             src.execute(db, a.toString(), e.toString());
@@ -111,6 +114,8 @@ class CloneSinkIT {
             src.execute(db, "UPDATE accounts SET balance = balance + 1 WHERE id < 100"); // a non-transactional change
             // dates no calendar has, in a NULL-able column: copied above (i % 97 = 1, 2), and here through the stream
             src.execute(db, "UPDATE accounts SET opened = '2019-07-00' WHERE id BETWEEN 200 AND 204");
+            src.execute(db, "UPDATE accounts SET mood = '😀', tags = '😀,x' WHERE id BETWEEN 301 AND 311");
+            src.execute(db, "UPDATE events SET at = '0000-01-01 00:00:00.001' WHERE account_id BETWEEN 401 AND 405");
 
             awaitApplied(db, sinkName, topic, Duration.ofSeconds(120));
             try (Connection s = src.connect(db); Connection t = target().connect(db)) {
@@ -125,6 +130,13 @@ class CloneSinkIT {
                     + " ('0000-00-00', '2020-00-15', '2019-07-00')")).as("zero and partial dates kept")
                     .isEqualTo(source().queryLong(db, "SELECT COUNT(*) FROM accounts WHERE CAST(opened AS CHAR) IN"
                             + " ('0000-00-00', '2020-00-15', '2019-07-00')")).isGreaterThan(5L);
+            assertThat(target().queryLong(db, "SELECT COUNT(*) FROM events WHERE YEAR(at) = 0"))
+                    .as("date-times of the year 0000 kept").isEqualTo(source().queryLong(db,
+                            "SELECT COUNT(*) FROM events WHERE YEAR(at) = 0")).isGreaterThan(300L);
+            assertThat(target().queryLong(db, "SELECT COUNT(*) FROM accounts WHERE HEX(mood) = 'F09F9880'"
+                    + " AND FIND_IN_SET('😀', tags) > 0")).as("ENUM and SET members outside the BMP kept")
+                    .isEqualTo(source().queryLong(db, "SELECT COUNT(*) FROM accounts WHERE HEX(mood) = 'F09F9880'"
+                            + " AND FIND_IN_SET('😀', tags) > 0")).isGreaterThan(10_000L);
             assertThat(target().queryString(db, "SELECT ENGINE FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?"
                     + " AND TABLE_NAME = 'accounts'", db)).isEqualTo("InnoDB");
             // nothing the applier wrote reached the target's own binlog

@@ -30,7 +30,8 @@ final class ChunkQuery {
         this.table = table;
         List<String> cols = new ArrayList<>();
         for (SourceColumn c : selected) {
-            cols.add(SqlIdentifiers.quote(c.name()));
+            cols.add(readAsText(c) ? "CAST(" + SqlIdentifiers.quote(c.name()) + " AS CHAR)"
+                    : SqlIdentifiers.quote(c.name()));
         }
         String from = " FROM " + SqlIdentifiers.qualify(table.database(), table.name());
         String order = " ORDER BY " + SqlIdentifiers.quoteList(table.keyColumns()) + " LIMIT ?";
@@ -47,6 +48,18 @@ final class ChunkQuery {
             }
             keyIndexes[i] = idx + 1;
         }
+    }
+
+    /**
+     * Whether the column is read as the server's own text: DATE, DATETIME and TIMESTAMP values. The driver's
+     * {@code getString} of such a column formats the year of the era (the year 0000 comes back as 0001) and pads
+     * fractions; the server's text is the value exactly, also for a date no calendar has.
+     */
+    static boolean readAsText(SourceColumn c) {
+        return switch (c.dataType().toLowerCase(Locale.ROOT)) {
+            case "date", "datetime", "timestamp" -> true;
+            default -> false;
+        };
     }
 
     /** Prepares the statement for the chunk after {@code lastPk} ({@code null}: from the first row). */

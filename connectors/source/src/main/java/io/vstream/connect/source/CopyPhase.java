@@ -90,9 +90,9 @@ final class CopyPhase {
      * The tables to copy on a fresh start, checked before anything is copied: each must have a usable key, or be
      * skipped (streamed without its existing rows) when configured so.
      */
-    static List<TableLastPk> plan(Connection conn, ShardAddress shard, StreamSettings settings, CopySettings copy)
-            throws SQLException {
-        TableInspector inspector = new TableInspector(conn, settings.database());
+    static List<TableLastPk> plan(Connection conn, ShardAddress shard, StreamSettings settings, CopySettings copy,
+                                  io.vstream.connect.core.position.Flavor flavor) throws SQLException {
+        TableInspector inspector = new TableInspector(conn, settings.database(), flavor);
         List<TableLastPk> tables = new ArrayList<>();
         for (String t : inspector.tables()) {
             if (!settings.filter().includesTable(t) || !copy.tables().includesTable(t)) {
@@ -119,7 +119,7 @@ final class CopyPhase {
         stream.catchUp(stream.currentServerPosition());
         String first = stream.position().tablePks().get(0).table();
         try (Connection conn = stream.connect()) {
-            TableInspector inspector = new TableInspector(conn, settings.database());
+            TableInspector inspector = new TableInspector(conn, settings.database(), flavor);
             try (ConsistentSnapshot snap = ConsistentSnapshot.open(conn, flavor,
                     SqlIdentifiers.qualify(settings.database(), first))) {
                 stream.catchUp(snap.position());

@@ -10,14 +10,17 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
+import java.util.Arrays;
 import java.util.BitSet;
+import org.apache.kafka.connect.errors.DataException;
 
 /**
  * Reads a copy row's cells from a {@link ResultSet} into the same Java values the binlog deserializer produces for
  * that column (see {@link BinlogDeserializers} and {@link TemporalCells}), so that {@link ColumnConverter} turns copy
- * rows and binlog rows of a table into identical Connect values. Temporal values are read as text (the session runs
- * with {@code time_zone='+00:00'}), so no JDBC time-zone conversion touches them; zero and invalid dates become
- * {@link InvalidTemporal} (the server's text).
+ * rows and binlog rows of a table into identical Connect values. Temporal values are read as the server's text
+ * ({@link ChunkQuery#readAsText}; the session runs with {@code time_zone='+00:00'}), so neither a JDBC time-zone
+ * conversion nor the driver's formatting touches them; zero and invalid dates become {@link InvalidTemporal} (the
+ * server's text).
  */
 final class JdbcCells {
     private JdbcCells() {
@@ -89,11 +92,11 @@ final class JdbcCells {
             }
             case ENUM: {
                 String s = rs.getString(index);
-                return s == null ? null : enumIndex(c.enumOrSetValues(), s);
+                return s == null ? null : enumIndex(c, s);
             }
             case SET: {
                 String s = rs.getString(index);
-                return s == null ? null : setBits(c.enumOrSetValues(), s);
+                return s == null ? null : setBits(c, s);
             }
             case STRING, VARCHAR, VAR_STRING, TINY_BLOB, MEDIUM_BLOB, LONG_BLOB, BLOB:
                 return c.isBinary() ? rs.getBytes(index) : rs.getString(index);
@@ -143,29 +146,42 @@ final class JdbcCells {
         return Duration.ofNanos((negative ? -total : total) * 1000L);
     }
 
-    private static Integer enumIndex(String[] members, String value) {
-        if (members != null) {
-            for (int i = 0; i < members.length; i++) {
-                if (members[i].equals(value)) {
-                    return i + 1;
-                }
+    /** The member's index (1-based), or 0 for the empty string no member spells (the invalid-value entry). */
+    private static Integer enumIndex(BinlogColumn c, String value) {
+        String[] members = c.enumOrSetValues();
+        for (int i = 0; members != null && i < members.length; i++) {
+            if (members[i].equals(value)) {
+                return i + 1;
             }
+        }
+        if (!value.isEmpty()) {
+            throw unknownMember(c, value);
         }
         return 0;
     }
 
-    private static Long setBits(String[] members, String value) {
+    private static Long setBits(BinlogColumn c, String value) {
+        String[] members = c.enumOrSetValues();
         long bits = 0;
-        if (value.isEmpty() || members == null) {
+        if (value.isEmpty()) {
             return bits;
         }
-        for (String part : value.split(",")) {
-            for (int i = 0; i < members.length; i++) {
-                if (members[i].equals(part)) {
-                    bits |= 1L << i;
-                }
+        for (String part : value.split(",", -1)) {
+            int i = members == null ? -1 : Arrays.asList(members).indexOf(part);
+            if (i < 0) {
+                throw unknownMember(c, part);
             }
+            bits |= 1L << i;
         }
         return bits;
+    }
+
+    /** A copied value that none of the column's known members spells: it would otherwise be copied as another. */
+    private static DataException unknownMember(BinlogColumn c, String value) {
+        return new DataException("The copy read '" + value + "' from column `"
+                + c.name() + "`, which is none of the members the server's definition shows for it "
+                + Arrays.toString(c.enumOrSetValues()) + " (a MySQL server shows a member outside the"
+                + " Basic Multilingual Plane as '?'): the row cannot be copied exactly; exclude the table from the copy"
+                + " (table.exclude.list) or change the member");
     }
 }

@@ -243,7 +243,7 @@ final class ShardStreamer implements Runnable {
             charsets = Charsets.load(conn, flavor);
             if (committed == null || committed.isCurrent()) {
                 List<TableLastPk> tables = committed != null ? committed.tablePks()
-                        : copy.copyOnStart() ? CopyPhase.plan(conn, shard, settings, copy) : List.of();
+                        : copy.copyOnStart() ? CopyPhase.plan(conn, shard, settings, copy, flavor) : List.of();
                 GtidPosition now = GtidPosition.parse(flavor, ServerPreflight.currentPosition(conn, flavor));
                 committed = ShardGtid.of(settings.keyspace(), shard.name(), now, tables);
                 LOG.info("Shard {}: starting from the current position {}{}", shard.name(), committed.gtidText(),
@@ -265,8 +265,14 @@ final class ShardStreamer implements Runnable {
         }
     }
 
-    /** The table's current {@code SHOW CREATE TABLE}, for consumers that create it elsewhere; null if unavailable. */
-    private String createTable(String database, String table) {
+    /**
+     * The table's current {@code SHOW CREATE TABLE}, for consumers that create it elsewhere, with the ENUM and SET
+     * members the decoder knows exactly where the text shows them as {@code '?'} ({@link EnumSetMembers}); null if
+     * unavailable.
+     */
+    private String createTable(TableDecoder decoder) {
+        String database = decoder.table().database();
+        String table = decoder.table().table();
         try {
             if (metadata == null || !metadata.isValid(2)) {
                 closeMetadata();
@@ -275,7 +281,7 @@ final class ShardStreamer implements Runnable {
             try (java.sql.Statement st = metadata.createStatement();
                  java.sql.ResultSet rs = st.executeQuery("/* vstream-connect:source */ SHOW CREATE TABLE "
                          + io.vstream.connect.core.sql.SqlIdentifiers.qualify(database, table))) {
-                return rs.next() ? rs.getString(2) : null;
+                return rs.next() ? EnumSetMembers.repair(rs.getString(2), decoder.enumAndSetMembers()) : null;
             }
         } catch (java.sql.SQLException e) {
             LOG.debug("Shard {}: SHOW CREATE TABLE {} failed: {}", shard.name(), table, e.toString());
@@ -661,7 +667,7 @@ final class ShardStreamer implements Runnable {
     private void fieldIfChanged(TableDecoder decoder, long ts) {
         String table = decoder.table().table();
         if (!decoder.signature().equals(fieldsSent.get(table))) {
-            enqueue(QueuedRecord.inTransaction(records.field(decoder, createTable(decoder.table().database(), table),
+            enqueue(QueuedRecord.inTransaction(records.field(decoder, createTable(decoder),
                     committed, ts)));
             fieldsSent.put(table, decoder.signature());
         }

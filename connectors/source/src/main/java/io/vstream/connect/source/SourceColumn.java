@@ -1,8 +1,6 @@
 package io.vstream.connect.source;
 
 import com.github.shyiko.mysql.binlog.event.deserialization.ColumnType;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 
 /**
@@ -86,36 +84,13 @@ record SourceColumn(
 
     /** The ENUM or SET members, from {@code COLUMN_TYPE} ({@code enum('a','b''c')}). */
     String[] members() {
-        String ct = columnType;
-        int open = ct.indexOf('(');
-        int close = ct.lastIndexOf(')');
-        if (open < 0 || close < open) {
-            return new String[0];
-        }
-        List<String> out = new ArrayList<>();
-        String body = ct.substring(open + 1, close);
-        StringBuilder cur = null;
-        for (int i = 0; i < body.length(); i++) {
-            char c = body.charAt(i);
-            if (cur == null) {
-                if (c == '\'') {
-                    cur = new StringBuilder();
-                }
-            } else if (c == '\'') {
-                if (i + 1 < body.length() && body.charAt(i + 1) == '\'') {
-                    cur.append('\'');
-                    i++;
-                } else {
-                    out.add(cur.toString());
-                    cur = null;
-                }
-            } else if (c == '\\' && i + 1 < body.length()) {
-                cur.append(body.charAt(++i));
-            } else {
-                cur.append(c);
-            }
-        }
-        return out.toArray(new String[0]);
+        return EnumSetMembers.members(columnType);
+    }
+
+    /** This column with another {@code COLUMN_TYPE} (the same type, spelt with the real ENUM/SET members). */
+    SourceColumn withColumnType(String type) {
+        return new SourceColumn(name, dataType, type, nullable, collationId, octetLength, numericPrecision,
+                numericScale, datetimePrecision, virtual);
     }
 
     BinlogColumn toBinlogColumn(int index, boolean primaryKey) {

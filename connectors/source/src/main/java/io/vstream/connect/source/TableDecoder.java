@@ -12,6 +12,7 @@ import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -33,9 +34,11 @@ final class TableDecoder {
     private final Schema rowSchema;
     private final Schema envelopeSchema;
     private final String signature;
+    private final Map<String, String[]> members; // each streamed ENUM/SET column's members, by column name
 
     private TableDecoder(TableDef table, int[] columnIndexes, ColumnConverter[] converters, int[] keyIndexes,
-                         Schema keySchema, Schema rowSchema, Schema envelopeSchema, String signature) {
+                         Schema keySchema, Schema rowSchema, Schema envelopeSchema, String signature,
+                         Map<String, String[]> members) {
         this.table = table;
         this.columnIndexes = columnIndexes;
         this.converters = converters;
@@ -44,6 +47,7 @@ final class TableDecoder {
         this.rowSchema = rowSchema;
         this.envelopeSchema = envelopeSchema;
         this.signature = signature;
+        this.members = members;
     }
 
     /**
@@ -85,9 +89,13 @@ final class TableDecoder {
         SchemaBuilder row = SchemaBuilder.struct().name(SchemaNames.value(prefix, keyspace, tableName)).optional();
         SchemaBuilder key = SchemaBuilder.struct().name(SchemaNames.key(prefix, keyspace, tableName));
         StringBuilder sig = new StringBuilder();
+        Map<String, String[]> members = new LinkedHashMap<>();
         for (BinlogColumn c : columns) {
             if (!c.primaryKey() && !filter.includesColumn(tableName, c.name())) {
                 continue;
+            }
+            if (c.enumOrSetValues() != null) {
+                members.put(c.name(), c.enumOrSetValues());
             }
             ColumnConverter conv = ColumnConverter.of(c, charsets.forCollation(c.collationId()), false);
             defs.add(new ColumnDef(c.name(), c.sqlType(), conv.schema(), c.nullable(), c.primaryKey()));
@@ -106,7 +114,8 @@ final class TableDecoder {
         return new TableDecoder(def, indexes.stream().mapToInt(Integer::intValue).toArray(),
                 convs.toArray(new ColumnConverter[0]), keys.stream().mapToInt(Integer::intValue).toArray(),
                 keys.isEmpty() ? null : key.build(), rowSchema,
-                RowEnvelope.schema(SchemaNames.envelope(prefix, keyspace, tableName), rowSchema), sig.toString());
+                RowEnvelope.schema(SchemaNames.envelope(prefix, keyspace, tableName), rowSchema), sig.toString(),
+                Map.copyOf(members));
     }
 
     private static List<String> keyNames(List<ColumnDef> defs, List<Integer> keys) {
@@ -187,6 +196,11 @@ final class TableDecoder {
     /** Identifies the column list: when it changes (a DDL), a new FIELD event is due. */
     String signature() {
         return signature;
+    }
+
+    /** The members of each streamed ENUM and SET column, by column name, as the table really has them. */
+    Map<String, String[]> enumAndSetMembers() {
+        return members;
     }
 
     Schema keySchema() {

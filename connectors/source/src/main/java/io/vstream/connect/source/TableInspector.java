@@ -1,6 +1,7 @@
 package io.vstream.connect.source;
 
 import com.github.shyiko.mysql.binlog.event.deserialization.ColumnType;
+import io.vstream.connect.core.position.Flavor;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -20,10 +21,12 @@ import java.util.Optional;
 final class TableInspector {
     private final Connection conn;
     private final String database;
+    private final Flavor flavor;
 
-    TableInspector(Connection conn, String database) {
+    TableInspector(Connection conn, String database, Flavor flavor) {
         this.conn = conn;
         this.database = database;
+        this.flavor = flavor;
     }
 
     /** The base tables of the database, sorted by name. */
@@ -133,6 +136,30 @@ final class TableInspector {
                             rs.getInt(8), rs.getInt(9), extra.contains("VIRTUAL")));
                 }
             }
+        }
+        return withRealMembers(table, out);
+    }
+
+    /**
+     * The columns with each ENUM/SET column's real members, where {@code COLUMN_TYPE} may show some as {@code '?'}
+     * ({@link EnumSetMembers}): read from the table's definition on MariaDB; a MySQL server cannot be asked, so a
+     * member it shows with a {@code '?'} stays as shown (a copied value that matches no member stops the copy).
+     */
+    private List<SourceColumn> withRealMembers(String table, List<SourceColumn> columns) throws SQLException {
+        if (flavor != Flavor.MARIADB) {
+            return columns;
+        }
+        List<SourceColumn> out = new ArrayList<>(columns.size());
+        for (SourceColumn c : columns) {
+            ColumnType t = c.binlogType();
+            String[] shown = t == ColumnType.ENUM || t == ColumnType.SET ? c.members() : null;
+            if (shown == null || !EnumSetMembers.mayBeLossy(shown)) {
+                out.add(c);
+                continue;
+            }
+            String[] real = EnumSetMembers.read(conn, database, table, c.name(), t == ColumnType.SET, shown.length);
+            out.add(EnumSetMembers.shownAs(real, shown) ? c.withColumnType(EnumSetMembers.columnType(
+                    t == ColumnType.SET, real)) : c);
         }
         return out;
     }

@@ -14,6 +14,7 @@ import java.time.LocalTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.Calendar;
 import java.util.TimeZone;
 
@@ -24,13 +25,16 @@ import java.util.TimeZone;
  * <p>Choices that matter: a {@link BigInteger} (BIGINT UNSIGNED above 2^63-1) goes as a decimal; instants
  * ({@link Instant}, {@link OffsetDateTime}, {@link ZonedDateTime}, {@link java.util.Date}) go as their UTC wall-clock
  * time, so the writing session must use {@code time_zone = '+00:00'}; local dates and times go through
- * {@code setObject} (JDBC 4.2) so the JVM's time zone never shifts them. Connect's {@code Date} and {@code Time}
+ * {@code setObject} (JDBC 4.2) so the JVM's time zone never shifts them, local date-times as their text (see
+ * {@link #bindDateTime}). Connect's {@code Date} and {@code Time}
  * logical types also arrive as {@link java.util.Date}: callers that know the column is DATE or TIME should pass a
  * {@link LocalDate} or {@link LocalTime} instead.
  */
 public final class ValueBinder {
 
     private static final TimeZone UTC = TimeZone.getTimeZone(ZoneOffset.UTC);
+    /** A date-time as the server reads it, the year proleptic ({@code uuuu}: the year 0000 is 0000, not 1 BC). */
+    private static final DateTimeFormatter DATE_TIME = DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss.SSSSSS");
 
     private ValueBinder() {
     }
@@ -73,15 +77,30 @@ public final class ValueBinder {
         }
     }
 
+    /**
+     * A date-time goes as its text to the microsecond: MariaDB Connector/J 3.5 writes the year 0000 of a {@link
+     * LocalDateTime} as 0001 (its text protocol formats the year of the era), though DATETIME holds the year 0000.
+     * A value finer than the microsecond, which no column holds, is left to the driver.
+     */
+    private static void bindDateTime(PreparedStatement ps, int index, LocalDateTime value) throws SQLException {
+        if (value.getNano() % 1000 == 0) {
+            ps.setString(index, DATE_TIME.format(value));
+        } else {
+            ps.setObject(index, value);
+        }
+    }
+
     private static void bindTemporal(PreparedStatement ps, int index, Object value) throws SQLException {
-        if (value instanceof LocalDateTime || value instanceof LocalDate || value instanceof LocalTime) {
+        if (value instanceof LocalDateTime) {
+            bindDateTime(ps, index, (LocalDateTime) value);
+        } else if (value instanceof LocalDate || value instanceof LocalTime) {
             ps.setObject(index, value);
         } else if (value instanceof Instant) {
-            ps.setObject(index, LocalDateTime.ofInstant((Instant) value, ZoneOffset.UTC));
+            bindDateTime(ps, index, LocalDateTime.ofInstant((Instant) value, ZoneOffset.UTC));
         } else if (value instanceof OffsetDateTime) {
-            ps.setObject(index, ((OffsetDateTime) value).withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime());
+            bindDateTime(ps, index, ((OffsetDateTime) value).withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime());
         } else if (value instanceof ZonedDateTime) {
-            ps.setObject(index, LocalDateTime.ofInstant(((ZonedDateTime) value).toInstant(), ZoneOffset.UTC));
+            bindDateTime(ps, index, LocalDateTime.ofInstant(((ZonedDateTime) value).toInstant(), ZoneOffset.UTC));
         } else if (value instanceof java.sql.Date) {
             ps.setDate(index, (java.sql.Date) value);
         } else if (value instanceof java.sql.Time) {

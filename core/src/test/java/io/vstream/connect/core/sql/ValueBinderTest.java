@@ -61,8 +61,8 @@ class ValueBinderTest {
                 Arguments.of(LocalDate.of(2024, 2, 29), "setObject", LocalDate.of(2024, 2, 29)),
                 Arguments.of(LocalTime.of(23, 59, 58, 123_000_000), "setObject",
                         LocalTime.of(23, 59, 58, 123_000_000)),
-                Arguments.of(LocalDateTime.of(2024, 2, 29, 1, 2, 3), "setObject",
-                        LocalDateTime.of(2024, 2, 29, 1, 2, 3)),
+                Arguments.of(LocalDateTime.of(2024, 2, 29, 1, 2, 3), "setString", "2024-02-29 01:02:03.000000"),
+                Arguments.of(LocalDateTime.of(0, 1, 1, 0, 0, 0, 1000), "setString", "0000-01-01 00:00:00.000001"),
                 Arguments.of(java.sql.Date.valueOf("2024-02-29"), "setDate", java.sql.Date.valueOf("2024-02-29")),
                 Arguments.of(java.sql.Time.valueOf("10:11:12"), "setTime", java.sql.Time.valueOf("10:11:12")));
     }
@@ -107,9 +107,9 @@ class ValueBinderTest {
         ValueBinder.bind(ps, 3,
                 ZonedDateTime.of(utc, ZoneOffset.UTC).withZoneSameInstant(ZoneId.of("America/New_York")));
         assertThat(calls).containsExactly(
-                new Call("setObject", List.of(1, utc)),
-                new Call("setObject", List.of(2, utc)),
-                new Call("setObject", List.of(3, utc)));
+                new Call("setString", List.of(1, "2024-03-01 10:00:00.500000")),
+                new Call("setString", List.of(2, "2024-03-01 10:00:00.500000")),
+                new Call("setString", List.of(3, "2024-03-01 10:00:00.500000")));
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.vstream.connect.testsupport.compare;
 
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
@@ -34,9 +35,17 @@ final class ChunkQueries {
                 + side.table().qualified() + where(side, hasLower, hasUpper);
     }
 
-    /** The compared expressions (keys first) of the chunk's rows, in key order. */
+    /**
+     * The compared expressions (keys first) of the chunk's rows, in key order, each as the server's text ({@code
+     * CONCAT(x)}: the driver's own formatting of a DATETIME turns the year 0000 into 0001, which would hide a
+     * difference the checksum found).
+     */
     static String rows(ComparedColumns.SideSql side, boolean hasLower, boolean hasUpper) {
-        return "SELECT " + TAG + String.join(", ", side.compared()) + " FROM " + side.table().qualified()
+        List<String> texts = new ArrayList<>();
+        for (String expression : side.compared()) {
+            texts.add("CONCAT(" + expression + ")");
+        }
+        return "SELECT " + TAG + String.join(", ", texts) + " FROM " + side.table().qualified()
                 + where(side, hasLower, hasUpper) + orderBy(side);
     }
 
