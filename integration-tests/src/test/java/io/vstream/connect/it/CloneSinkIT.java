@@ -66,25 +66,28 @@ class CloneSinkIT {
                         + " opened DATE, doubled DECIMAL(15,2) AS (balance * 2) VIRTUAL,"
                         // members outside the BMP, which the server's metadata shows as '?'
                         + " mood ENUM('a','😀','?') CHARACTER SET utf8mb4, tags SET('ß','😀','x') CHARACTER SET utf8mb4,"
+                        // an ENUM whose invalid-value entry (index 0) and '' member (index 1) both read as ''
+                        + " grade ENUM('','a','b') NOT NULL DEFAULT 'a',"
                         + " label VARCHAR(80) AS (CONCAT(owner, '!')) STORED) ENGINE=Aria",
                 "CREATE TABLE events (account_id INT NOT NULL, seq INT NOT NULL, kind ENUM('in','out') NOT NULL,"
                         + " at DATETIME(3) NOT NULL, PRIMARY KEY (account_id, seq)) ENGINE=MyISAM");
         for (int from = 0; from < 40_000; from += 2000) {
-            StringBuilder a = new StringBuilder("INSERT INTO accounts (id, owner, balance, opened, mood, tags)"
-                    + " VALUES ");
+            StringBuilder a = new StringBuilder("INSERT INTO accounts (id, owner, balance, opened, mood, tags,"
+                    + " grade) VALUES ");
             StringBuilder e = new StringBuilder("INSERT INTO events VALUES ");
             for (int i = from; i < from + 2000; i++) {
                 a.append(i == from ? "" : ",").append('(').append(i).append(",'owner ").append(i).append("',")
                         .append(i % 5000).append(".25,").append(i % 3 == 0 ? "NULL" : i % 97 == 1 ? "'0000-00-00'"
                                 : i % 97 == 2 ? "'2020-00-15'" : "'2020-02-0" + (1 + i % 9) + "'")
-                        .append(i % 4 == 0 ? ",'😀','ß,😀'" : i % 4 == 1 ? ",'?','x'" : ",NULL,''").append(')');
+                        .append(i % 4 == 0 ? ",'😀','ß,😀'" : i % 4 == 1 ? ",'?','x'" : ",NULL,''")
+                        .append(i % 7 == 0 ? ",0" : i % 7 == 1 ? ",''" : ",'b'").append(')');
                 if (i < from + 750) {
                     e.append(i == from ? "" : ",").append('(').append(i).append(',').append(i % 7).append(",'")
                             .append(i % 2 == 0 ? "in" : "out").append(i % 50 == 0 ? "','0000-01-01 00:00:0"
                                     : "','2021-01-01 00:00:0").append(i % 10).append(".123')"); // the year 0000 too
                 }
             }
-            src.execute(db, a.toString(), e.toString());
+            src.execute(db, "SET SESSION sql_mode = ''", a.toString(), e.toString()); // permissive: index 0
         }
         String sourceName = "clone-src-" + db;
         String sinkName = "clone-sink-" + db;
@@ -115,6 +118,8 @@ class CloneSinkIT {
             // dates no calendar has, in a NULL-able column: copied above (i % 97 = 1, 2), and here through the stream
             src.execute(db, "UPDATE accounts SET opened = '2019-07-00' WHERE id BETWEEN 200 AND 204");
             src.execute(db, "UPDATE accounts SET mood = '😀', tags = '😀,x' WHERE id BETWEEN 301 AND 311");
+            src.execute(db, "SET SESSION sql_mode = ''",
+                    "UPDATE accounts SET grade = 0 WHERE id BETWEEN 500 AND 520"); // index 0 through the stream
             src.execute(db, "UPDATE events SET at = '0000-01-01 00:00:00.001' WHERE account_id BETWEEN 401 AND 405");
 
             awaitApplied(db, sinkName, topic, Duration.ofSeconds(120));
@@ -130,6 +135,11 @@ class CloneSinkIT {
                     + " ('0000-00-00', '2020-00-15', '2019-07-00')")).as("zero and partial dates kept")
                     .isEqualTo(source().queryLong(db, "SELECT COUNT(*) FROM accounts WHERE CAST(opened AS CHAR) IN"
                             + " ('0000-00-00', '2020-00-15', '2019-07-00')")).isGreaterThan(5L);
+            for (int index = 0; index <= 1; index++) { // '' as the invalid-value entry and as the member
+                String count = "SELECT COUNT(*) FROM accounts WHERE grade + 0 = " + index;
+                assertThat(target().queryLong(db, count)).as(count).isEqualTo(source().queryLong(db, count))
+                        .isGreaterThan(5000L);
+            }
             assertThat(target().queryLong(db, "SELECT COUNT(*) FROM events WHERE YEAR(at) = 0"))
                     .as("date-times of the year 0000 kept").isEqualTo(source().queryLong(db,
                             "SELECT COUNT(*) FROM events WHERE YEAR(at) = 0")).isGreaterThan(300L);

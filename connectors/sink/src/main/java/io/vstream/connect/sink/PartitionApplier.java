@@ -436,8 +436,8 @@ final class PartitionApplier implements Applier {
                     + record.kafkaOffset() + " came before its FIELD record and the target has no such table: create"
                     + " it on the target, or start the stream with a copy so that its FIELD comes first");
         }
-        Struct before = envelope.getStruct("before");
-        Struct after = envelope.getStruct("after");
+        Struct before = t.names().apply(envelope.getStruct("before"));
+        Struct after = t.names().apply(envelope.getStruct("after"));
         if ("r".equals(op)) {
             if (chunkTable != null && !chunkTable.equals(sourceTable)) {
                 abandonChunk();
@@ -456,7 +456,7 @@ final class PartitionApplier implements Applier {
                     if (scope == RowScope.OLD_IMAGE) {
                         writer.delete(t, before); // the update moved the row to another target
                     } else {
-                        writer.invalidTemporals(after, invalidTemporals(record));
+                        writer.invalidCells(after, InvalidCells.of(record));
                         writer.upsert(t, after);
                     }
                 }
@@ -517,7 +517,7 @@ final class PartitionApplier implements Applier {
         List<Struct> rows = sourceTable.equals(chunkTable) ? new ArrayList<>(chunkRows) : List.of();
         List<SinkRecord> rowRecords = sourceTable.equals(chunkTable) ? new ArrayList<>(chunkRecords) : List.of();
         for (int i = 0; i < rows.size(); i++) {
-            writer.invalidTemporals(rows.get(i), invalidTemporals(rowRecords.get(i)));
+            writer.invalidCells(rows.get(i), InvalidCells.of(rowRecords.get(i)));
         }
         chunkTable = null;
         chunkRows.clear();
@@ -554,7 +554,7 @@ final class PartitionApplier implements Applier {
             // a first copy of the range replaces nothing (the stream skips keys beyond the last copied one); a chunk
             // the source sends again after a restart replaces its own earlier rows, which were counted already
             copiedDelta += rows.size() - replaced;
-            writer.forgetInvalidTemporals(); // rows of other new shards (a split) were not written here
+            writer.forgetInvalidCells(); // rows of other new shards (a split) were not written here
         }
         if (value.getBoolean("completed")) {
             copyState.remove(sourceTable);
@@ -747,33 +747,13 @@ final class PartitionApplier implements Applier {
         return OffsetCodec.copyStateFromJson(json).get(0).lastPk();
     }
 
-    /**
-     * The dates no calendar has in a ROW record's {@code after} image ({@link EventHeaders#INVALID_TEMPORAL}: one
-     * {@code column=text} header each), by source column; {@code null} when it has none.
-     */
-    static java.util.Map<String, String> invalidTemporals(SinkRecord r) {
-        java.util.Iterator<Header> it = r.headers().allWithName(EventHeaders.INVALID_TEMPORAL);
-        java.util.Map<String, String> out = null;
-        while (it.hasNext()) {
-            String text = text(it.next());
-            int eq = text == null ? -1 : text.lastIndexOf('=');
-            if (eq > 0) {
-                if (out == null) {
-                    out = new java.util.HashMap<>();
-                }
-                out.put(text.substring(0, eq), text.substring(eq + 1));
-            }
-        }
-        return out;
-    }
-
     static String header(SinkRecord r, String name) {
         Header h = r.headers().lastWithName(name);
         return h == null ? null : text(h);
     }
 
     /** A header's value as text (a converter may leave it as bytes); {@code null} when it has none. */
-    private static String text(Header h) {
+    static String text(Header h) {
         Object v = h.value();
         return v instanceof byte[] b ? new String(b, java.nio.charset.StandardCharsets.UTF_8)
                 : v == null ? null : String.valueOf(v);

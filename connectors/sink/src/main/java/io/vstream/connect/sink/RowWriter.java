@@ -5,12 +5,18 @@ import io.vstream.connect.core.sql.KeyPredicates;
 import io.vstream.connect.core.sql.SqlIdentifiers;
 import io.vstream.connect.core.sql.SqlTag;
 import io.vstream.connect.core.sql.ValueBinder;
+import io.vstream.connect.core.sql.WriterSession;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLWarning;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.function.Predicate;
 import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
@@ -28,9 +34,12 @@ final class RowWriter {
     private String pendingSql;
     private PreparedStatement pending;
     private int pendingRows;
-    /** Per row image about to be written: its dates no calendar has, by source column, as the server's text. */
-    private final java.util.Map<Struct, java.util.Map<String, String>> invalidTemporals =
-            new java.util.IdentityHashMap<>();
+    /** Per row image about to be written: its cells the image's values do not carry exactly. */
+    private final Map<Struct, InvalidCells> invalidCells = new IdentityHashMap<>();
+    private Boolean mariaDb; // the target's flavor, read once
+    /** The server's warning that a value was not the column's own (an ENUM's index 0 among them). */
+    private static final int WARN_DATA_TRUNCATED = 1265;
+    private static final java.util.regex.Pattern WARNED_COLUMN = java.util.regex.Pattern.compile("column '([^']*)'");
 
     RowWriter(Connection conn, int batchMax) {
         this.conn = conn;
@@ -62,9 +71,7 @@ final class RowWriter {
         String sql = "INSERT " + (updates.isEmpty() ? "IGNORE " : "") + "INTO " + t.qualified() + " ("
                 + String.join(", ", cols) + ") VALUES (" + String.join(", ", values) + ")"
                 + (updates.isEmpty() ? "" : " ON DUPLICATE KEY UPDATE " + String.join(", ", updates));
-        PreparedStatement ps = statement(sql);
-        bindRow(ps, 1, t, row);
-        add(ps);
+        write(sql, t, row);
     }
 
     void insert(TargetTable t, Struct row) throws SQLException {
@@ -78,10 +85,62 @@ final class RowWriter {
             cols.add(SqlIdentifiers.quote(target));
             values.add(RowValues.isGeometry(f.schema()) ? "ST_GeomFromWKB(?, ?)" : "?");
         }
-        PreparedStatement ps = statement("INSERT INTO " + t.qualified() + " (" + String.join(", ", cols)
-                + ") VALUES (" + String.join(", ", values) + ")");
+        write("INSERT INTO " + t.qualified() + " (" + String.join(", ", cols) + ") VALUES ("
+                + String.join(", ", values) + ")", t, row);
+    }
+
+    /** Batches the row's statement, or runs it alone without the strict modes when the row needs that. */
+    private void write(String sql, TargetTable t, Struct row) throws SQLException {
+        InvalidCells cells = invalidCells.isEmpty() ? null : invalidCells.get(row);
+        if (cells != null && cells.needsRelaxedMode()) {
+            writeRelaxed(sql, t, row, cells);
+            return;
+        }
+        PreparedStatement ps = statement(sql);
         bindRow(ps, 1, t, row);
         add(ps);
+    }
+
+    /**
+     * Writes a row holding an ENUM's index 0, which no strict statement can write: alone, under {@link
+     * WriterSession#RELAXED_SQL_MODE}, and only if the server's one warning per such column (1265, "Data truncated
+     * for column") is all it says; any other warning means a value was changed, and fails the write.
+     */
+    private void writeRelaxed(String sql, TargetTable t, Struct row, InvalidCells cells) throws SQLException {
+        flush();
+        Set<String> expected = new HashSet<>();
+        for (String source : cells.enumIndexZero()) {
+            String target = t.writtenColumn(source);
+            if (target != null) {
+                expected.add(target);
+            }
+        }
+        try (PreparedStatement ps = conn.prepareStatement(SqlTag.tag("sink",
+                WriterSession.withoutStrictMode(sql, mariaDb())))) {
+            bindRow(ps, 1, t, row);
+            ps.executeUpdate();
+            for (SQLWarning w = ps.getWarnings(); w != null; w = w.getNextWarning()) {
+                String message = String.valueOf(w.getMessage());
+                java.util.regex.Matcher column = WARNED_COLUMN.matcher(message);
+                String named = column.find() ? column.group(1) : null;
+                if (w.getErrorCode() != WARN_DATA_TRUNCATED || named == null || !expected.contains(named)) {
+                    // the message may quote a row value: name the warning's code and column only
+                    throw new SQLException("Writing a row of " + t.qualified() + " that holds an ENUM's invalid-value"
+                            + " entry (index 0) in " + cells.enumIndexZero() + ", which needs a statement without the"
+                            + " strict modes, the server warned " + w.getErrorCode() + " about "
+                            + (named == null ? "the row" : "column `" + named + "`") + ": every other value of the"
+                            + " row must fit its target column exactly", w.getSQLState(), w.getErrorCode());
+                }
+            }
+        }
+    }
+
+    private boolean mariaDb() throws SQLException {
+        if (mariaDb == null) {
+            mariaDb = conn.getMetaData().getDatabaseProductVersion().toLowerCase(java.util.Locale.ROOT)
+                    .contains("mariadb");
+        }
+        return mariaDb;
     }
 
     void delete(TargetTable t, Struct image) throws SQLException {
@@ -199,22 +258,24 @@ final class RowWriter {
     }
 
     /**
-     * Says that {@code row}, written next by {@link #upsert}, {@link #insert} or a range replacement, holds dates no
-     * calendar has (its {@code null}s there are these texts, e.g. {@code 0000-00-00}); they are written as such.
+     * Says that {@code row}, written next by {@link #upsert}, {@link #insert} or a range replacement, holds cells its
+     * values do not carry exactly (dates no calendar has, an ENUM's index 0); they are written as the source holds
+     * them.
      */
-    void invalidTemporals(Struct row, java.util.Map<String, String> texts) {
-        if (texts != null && !texts.isEmpty()) {
-            invalidTemporals.put(row, texts);
+    void invalidCells(Struct row, InvalidCells cells) {
+        if (cells != null) {
+            invalidCells.put(row, cells);
         }
     }
 
-    /** Forgets what {@link #invalidTemporals} was told about rows that were not written after all. */
-    void forgetInvalidTemporals() {
-        invalidTemporals.clear();
+    /** Forgets what {@link #invalidCells} was told about rows that were not written after all. */
+    void forgetInvalidCells() {
+        invalidCells.clear();
     }
 
     private void bindRow(PreparedStatement ps, int first, TargetTable t, Struct row) throws SQLException {
-        java.util.Map<String, String> texts = invalidTemporals.isEmpty() ? null : invalidTemporals.remove(row);
+        InvalidCells cells = invalidCells.isEmpty() ? null : invalidCells.remove(row);
+        Map<String, String> texts = cells == null ? null : cells.temporals();
         int i = first;
         for (Field f : row.schema().fields()) {
             String target = t.writtenColumn(f.name());
@@ -229,7 +290,9 @@ final class RowWriter {
                 continue;
             }
             Object sql = RowValues.toSql(f.schema(), v);
-            if (sql == null && texts != null && texts.containsKey(f.name())) {
+            if (cells != null && cells.enumIndexZero().contains(f.name())) {
+                sql = 0; // the invalid-value entry, by its index (the statement runs without the strict modes)
+            } else if (sql == null && texts != null && texts.containsKey(f.name())) {
                 sql = texts.get(f.name()); // the server's own text of a date no calendar has
             } else if (sql == null && t.notNullColumns().contains(target)) {
                 sql = RowValues.zeroDate(f.schema());

@@ -109,6 +109,7 @@ final class ShardRouter {
                 return candidate; // MySQL column names are case-insensitive
             }
         }
-        return null;
+        String avro = io.vstream.connect.core.event.FieldNames.avro(column);
+        return avro.equals(column) ? null : field(image, avro); // a source naming fields by their Avro form
     }
 }

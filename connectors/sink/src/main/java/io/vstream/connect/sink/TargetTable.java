@@ -8,14 +8,15 @@ import java.util.Set;
  * A target table as the applier writes it: its qualified name, its key columns (target names), the NOT NULL columns
  * (where a null temporal value means the zero date), and, for a ghost table, the column mapping from the source
  * table (renamed columns, dropped ones) plus whether a unique key the migration adds must fail on duplicates, and
- * its generated columns (lower case), which are never written.
+ * its generated columns (lower case), which are never written; and how its rows' fields are named back to the source
+ * columns ({@link OriginalNames}).
  */
 record TargetTable(String database, String table, List<String> keyColumns, Set<String> notNullColumns,
-                   ColumnMapping mapping, boolean strictUnique, Set<String> generatedColumns) {
+                   ColumnMapping mapping, boolean strictUnique, Set<String> generatedColumns, OriginalNames names) {
 
     TargetTable(String database, String table, List<String> keyColumns, Set<String> notNullColumns,
-                Set<String> generatedColumns) {
-        this(database, table, keyColumns, notNullColumns, null, false, generatedColumns);
+                Set<String> generatedColumns, OriginalNames names) {
+        this(database, table, keyColumns, notNullColumns, null, false, generatedColumns, names);
     }
 
     /**

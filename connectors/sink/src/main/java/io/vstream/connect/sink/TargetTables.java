@@ -66,6 +66,7 @@ final class TargetTables {
         List<String> keys = new ArrayList<>();
         Set<String> notNull = new HashSet<>();
         Set<String> generated = new HashSet<>();
+        List<String> columns = new ArrayList<>();
         try (PreparedStatement ps = ddl().prepareStatement("SELECT COLUMN_NAME, IS_NULLABLE, COLUMN_KEY, EXTRA"
                 + " FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION")) {
             ps.setString(1, db);
@@ -74,6 +75,7 @@ final class TargetTables {
                 boolean any = false;
                 while (rs.next()) {
                     any = true;
+                    columns.add(rs.getString(1));
                     if ("NO".equals(rs.getString(2))) {
                         notNull.add(rs.getString(1));
                     }
@@ -96,7 +98,7 @@ final class TargetTables {
                 }
             }
         }
-        return new TargetTable(db, table, keys, notNull, generated);
+        return new TargetTable(db, table, keys, notNull, generated, OriginalNames.of(columns));
     }
 
     /** Whether {@code information_schema.COLUMNS.EXTRA} says the server computes the column (VIRTUAL or STORED). */
@@ -113,8 +115,10 @@ final class TargetTables {
         String table = settings.targetTable(sourceTable);
         List<String> keys = new ArrayList<>(field.<String>getArray("key_columns"));
         Set<String> notNull = new HashSet<>();
+        List<String> columns = new ArrayList<>();
         for (Object o : field.getArray("columns")) {
             Struct c = (Struct) o;
+            columns.add(c.getString("name"));
             if (!c.getBoolean("nullable")) {
                 notNull.add(c.getString("name"));
             }
@@ -135,7 +139,7 @@ final class TargetTables {
         record(new StreamTables.Entry(sourceDb, sourceTable, db, table));
         TargetTable existing = lookupTable(db, table); // the server's word on which columns it computes
         return new TargetTable(db, table, keys, notNull,
-                existing == null ? Set.of() : existing.generatedColumns());
+                existing == null ? Set.of() : existing.generatedColumns(), OriginalNames.of(columns));
     }
 
     /**
@@ -158,8 +162,10 @@ final class TargetTables {
                     + " migration " + plan.migration() + " does not exist on " + settings.host() + ":" + settings.port()
                     + " (cancelled?)");
         }
+        List<String> sourceColumns = new ArrayList<>(plan.mapping().shared().keySet());
+        sourceColumns.addAll(plan.mapping().dropped());
         TargetTable t = new TargetTable(plan.database(), plan.ghostTable(), plan.keyColumns(), shape.notNullColumns(),
-                plan.mapping(), plan.newUniqueKey(), shape.generatedColumns());
+                plan.mapping(), plan.newUniqueKey(), shape.generatedColumns(), OriginalNames.of(sourceColumns));
         tables.put(plan.table(), t);
         return t;
     }

@@ -30,8 +30,8 @@ final class ChunkQuery {
         this.table = table;
         List<String> cols = new ArrayList<>();
         for (SourceColumn c : selected) {
-            cols.add(readAsText(c) ? "CAST(" + SqlIdentifiers.quote(c.name()) + " AS CHAR)"
-                    : SqlIdentifiers.quote(c.name()));
+            String q = SqlIdentifiers.quote(c.name());
+            cols.add(readAsText(c) ? "CAST(" + q + " AS CHAR)" : readAsNumber(c) ? "(" + q + " + 0)" : q);
         }
         String from = " FROM " + SqlIdentifiers.qualify(table.database(), table.name());
         String order = " ORDER BY " + SqlIdentifiers.quoteList(table.keyColumns()) + " LIMIT ?";
@@ -58,6 +58,17 @@ final class ChunkQuery {
     static boolean readAsText(SourceColumn c) {
         return switch (c.dataType().toLowerCase(Locale.ROOT)) {
             case "date", "datetime", "timestamp" -> true;
+            default -> false;
+        };
+    }
+
+    /**
+     * Whether the column is read as its number, as the binlog carries it: an ENUM's index (0 for its invalid-value
+     * entry, which reads as {@code ''} like a {@code ''} member would), a SET's bits.
+     */
+    static boolean readAsNumber(SourceColumn c) {
+        return switch (c.dataType().toLowerCase(Locale.ROOT)) {
+            case "enum", "set" -> true;
             default -> false;
         };
     }

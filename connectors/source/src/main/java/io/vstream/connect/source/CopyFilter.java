@@ -1,5 +1,6 @@
 package io.vstream.connect.source;
 
+import io.vstream.connect.core.event.FieldNames;
 import io.vstream.connect.core.position.LastPk;
 import io.vstream.connect.core.position.TableLastPk;
 import java.math.BigDecimal;
@@ -43,7 +44,8 @@ final class CopyFilter {
         for (int i = 0; i < lastPk.size(); i++) {
             Object v;
             try {
-                v = image.get(lastPk.columns().get(i));
+                String column = lastPk.columns().get(i);
+                v = image.get(image.schema().field(column) != null ? column : FieldNames.avro(column));
             } catch (RuntimeException e) {
                 return false; // key column not in the image: cannot tell
             }

@@ -184,7 +184,7 @@ final class CopyPhase {
             columns.add(c.toBinlogColumn(i, key));
         }
         TableDecoder decoder = TableDecoder.of(table.database(), table.name(), columns, settings.filter(), charsets,
-                settings.topicPrefix(), settings.keyspace());
+                settings.topicPrefix(), settings.keyspace(), settings.avroFieldNames());
         ChunkQuery query = new ChunkQuery(table, table.columns());
         CopyProgress p = progress.computeIfAbsent(table.name(),
                 t -> new CopyProgress(shard.name(), t, table.estimatedRows()));
@@ -208,7 +208,7 @@ final class CopyPhase {
                     }
                     Struct after = decoder.row(raw);
                     stream.emit(QueuedRecord.inTransaction(records.copyRow(decoder, after, ts, before,
-                            decoder.invalidTemporals(raw))));
+                            decoder.invalidCells(raw))));
                     lastKey = query.keyOf(rs);
                     n++;
                 }

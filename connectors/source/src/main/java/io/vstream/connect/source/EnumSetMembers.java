@@ -41,6 +41,14 @@ final class EnumSetMembers {
         return false;
     }
 
+    /** Whether a column of this character set can hold a character outside the BMP (which metadata loses). */
+    static boolean holdsCharactersOutsideTheBmp(String charset) {
+        return charset != null && switch (charset.toLowerCase(Locale.ROOT)) {
+            case "utf8mb4", "utf16", "utf16le", "utf32", "gb18030" -> true;
+            default -> false;
+        };
+    }
+
     /** How 3-byte UTF-8 metadata shows {@code member}: each character outside the BMP becomes {@code '?'}. */
     static String shown(String member) {
         StringBuilder out = new StringBuilder(member.length());

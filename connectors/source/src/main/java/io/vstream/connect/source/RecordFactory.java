@@ -90,7 +90,7 @@ final class RecordFactory {
     }
 
     /** A copy row: only an {@code after} image, op {@code r}, {@code source.snapshot = "true"}. */
-    SourceRecord copyRow(TableDecoder table, Struct after, long tsMs, ShardGtid offset, List<String> invalid) {
+    SourceRecord copyRow(TableDecoder table, Struct after, long tsMs, ShardGtid offset, List<InvalidCell> invalid) {
         return row(table, null, after, RowEnvelope.Op.READ, null, 0L, tsMs, 0, 0L, offset, invalid);
     }
 
@@ -132,10 +132,11 @@ final class RecordFactory {
      * One ROW record.
      *
      * @param order the event's 1-based order in its transaction
-     * @param invalid the {@code after} image's dates no calendar has ({@link TableDecoder#invalidTemporals}), or null
+     * @param invalid the {@code after} image's cells its values cannot carry ({@link TableDecoder#invalidCells}), or
+     *                null
      */
     SourceRecord row(TableDecoder table, Struct before, Struct after, RowEnvelope.Op op, String gtid, long serverId,
-                     long tsMs, int rowIndex, long order, ShardGtid offset, List<String> invalid) {
+                     long tsMs, int rowIndex, long order, ShardGtid offset, List<InvalidCell> invalid) {
         sizeLimit.check(shard, table.table().table(), gtid, before, after);
         SourceInfo source = new SourceInfo(connectorName, keyspace, shard, table.table().database(),
                 table.table().table(), gtid, serverId, tsMs, op == RowEnvelope.Op.READ ? "true" : "false", rowIndex,
@@ -146,8 +147,8 @@ final class RecordFactory {
         Struct key = table.key(after != null ? after : before);
         ConnectHeaders headers = headers(EventType.ROW, table.table().table());
         if (invalid != null && after != null) {
-            for (String columnText : invalid) {
-                headers.addString(EventHeaders.INVALID_TEMPORAL, columnText);
+            for (InvalidCell cell : invalid) {
+                headers.addString(cell.header(), cell.value());
             }
         }
         return new SourceRecord(partition, offsetMap(offset), topic, 0, table.keySchema(), key,

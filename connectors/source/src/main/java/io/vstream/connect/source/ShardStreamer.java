@@ -568,7 +568,7 @@ final class ShardStreamer implements Runnable {
             return;
         }
         decoders.put(tm.getTableId(), TableDecoder.of(tm, settings.filter(), charsets, settings.topicPrefix(),
-                settings.keyspace()));
+                settings.keyspace(), settings.avroFieldNames()));
     }
 
     private void onRows(Event event, EventType type, long ts, long eventServerId) {
@@ -618,7 +618,7 @@ final class ShardStreamer implements Runnable {
             }
             Struct beforeRow = decoder.row(before);
             Struct afterRow = decoder.row(after);
-            List<String> invalid = decoder.invalidTemporals(after);
+            List<InvalidCell> invalid = decoder.invalidCells(after);
             int rowIndex = index++;
             if (op == RowEnvelope.Op.UPDATE && !decoder.sameKey(beforeRow, afterRow)) {
                 // a key change is a delete of the old key and a create of the new one, as Debezium emits it, so
@@ -647,7 +647,7 @@ final class ShardStreamer implements Runnable {
     }
 
     private void emitRow(TableDecoder decoder, Struct beforeRow, Struct afterRow, RowEnvelope.Op op, boolean copying,
-                         long ts, long eventServerId, int rowIndex, List<String> invalid) {
+                         long ts, long eventServerId, int rowIndex, List<InvalidCell> invalid) {
         if (copying && !CopyFilter.send(committed.tablePks(), decoder.table().table(), beforeRow, afterRow)) {
             return; // the row will be copied (see CopyFilter)
         }

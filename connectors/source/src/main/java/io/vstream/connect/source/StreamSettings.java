@@ -8,6 +8,7 @@ record StreamSettings(
         String keyspace,
         String database,
         String topicPrefix,
+        boolean avroFieldNames,
         String user,
         String password,
         Duration connectTimeout,

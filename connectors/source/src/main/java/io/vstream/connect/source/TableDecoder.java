@@ -4,6 +4,7 @@ import com.github.shyiko.mysql.binlog.event.TableMapEventData;
 import com.github.shyiko.mysql.binlog.event.TableMapEventMetadata;
 import com.github.shyiko.mysql.binlog.event.deserialization.ColumnType;
 import io.vstream.connect.core.event.ColumnDef;
+import io.vstream.connect.core.event.FieldNames;
 import io.vstream.connect.core.event.RowEnvelope;
 import io.vstream.connect.core.event.SchemaNames;
 import io.vstream.connect.core.event.TableDef;
@@ -11,6 +12,7 @@ import io.vstream.connect.core.position.Flavor;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,6 +21,7 @@ import java.util.Set;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.errors.ConnectException;
 
 /**
  * Decodes the rows of one table as one TABLE_MAP event describes it. The TABLE_MAP event precedes every row event
@@ -35,10 +38,12 @@ final class TableDecoder {
     private final Schema envelopeSchema;
     private final String signature;
     private final Map<String, String[]> members; // each streamed ENUM/SET column's members, by column name
+    private final boolean[] enumColumns; // whether each streamed column is an ENUM
+    private final String[] fieldNames; // each streamed column's name in the row and key structs
 
     private TableDecoder(TableDef table, int[] columnIndexes, ColumnConverter[] converters, int[] keyIndexes,
                          Schema keySchema, Schema rowSchema, Schema envelopeSchema, String signature,
-                         Map<String, String[]> members) {
+                         Map<String, String[]> members, boolean[] enumColumns, String[] fieldNames) {
         this.table = table;
         this.columnIndexes = columnIndexes;
         this.converters = converters;
@@ -48,6 +53,8 @@ final class TableDecoder {
         this.envelopeSchema = envelopeSchema;
         this.signature = signature;
         this.members = members;
+        this.enumColumns = enumColumns;
+        this.fieldNames = fieldNames;
     }
 
     /**
@@ -57,6 +64,12 @@ final class TableDecoder {
      */
     static TableDecoder of(TableMapEventData tm, TableFilter filter, Charsets charsets, String prefix,
                            String keyspace) {
+        return of(tm, filter, charsets, prefix, keyspace, false);
+    }
+
+    /** As {@link #of(TableMapEventData, TableFilter, Charsets, String, String)}, with Avro field names or not. */
+    static TableDecoder of(TableMapEventData tm, TableFilter filter, Charsets charsets, String prefix,
+                           String keyspace, boolean avroFieldNames) {
         TableMapEventMetadata md = tm.getEventMetadata();
         if (md == null || md.getColumnNames() == null || md.getColumnNames().isEmpty()) {
             throw new MissingMetadataException(tm.getDatabase() + "." + tm.getTable());
@@ -73,7 +86,7 @@ final class TableDecoder {
                     c.collationId(), TableMapStrings.members(c.enumOrSetValues(),
                     cs == null ? java.nio.charset.StandardCharsets.ISO_8859_1 : cs), c.primaryKey()));
         }
-        return of(tm.getDatabase(), tm.getTable(), columns, filter, charsets, prefix, keyspace);
+        return of(tm.getDatabase(), tm.getTable(), columns, filter, charsets, prefix, keyspace, avroFieldNames);
     }
 
     /**
@@ -82,7 +95,19 @@ final class TableDecoder {
      */
     static TableDecoder of(String database, String tableName, List<BinlogColumn> columns, TableFilter filter,
                            Charsets charsets, String prefix, String keyspace) {
+        return of(database, tableName, columns, filter, charsets, prefix, keyspace, false);
+    }
+
+    /**
+     * As {@link #of(String, String, List, TableFilter, Charsets, String, String)}; with {@code avroFieldNames} the row
+     * and key structs name each column by its Avro form ({@link FieldNames#avro}), and two columns with the same form
+     * are refused.
+     */
+    static TableDecoder of(String database, String tableName, List<BinlogColumn> columns, TableFilter filter,
+                           Charsets charsets, String prefix, String keyspace, boolean avroFieldNames) {
         List<ColumnDef> defs = new ArrayList<>();
+        List<String> fields = new ArrayList<>();
+        Map<String, String> columnOfField = new HashMap<>();
         List<Integer> indexes = new ArrayList<>();
         List<ColumnConverter> convs = new ArrayList<>();
         List<Integer> keys = new ArrayList<>();
@@ -90,6 +115,7 @@ final class TableDecoder {
         SchemaBuilder key = SchemaBuilder.struct().name(SchemaNames.key(prefix, keyspace, tableName));
         StringBuilder sig = new StringBuilder();
         Map<String, String[]> members = new LinkedHashMap<>();
+        List<Boolean> enums = new ArrayList<>();
         for (BinlogColumn c : columns) {
             if (!c.primaryKey() && !filter.includesColumn(tableName, c.name())) {
                 continue;
@@ -97,14 +123,23 @@ final class TableDecoder {
             if (c.enumOrSetValues() != null) {
                 members.put(c.name(), c.enumOrSetValues());
             }
+            String field = avroFieldNames ? FieldNames.avro(c.name()) : c.name();
+            String other = columnOfField.putIfAbsent(field, c.name());
+            if (other != null) {
+                throw new ConnectException("Columns `" + other + "` and `" + c.name() + "` of table `" + database
+                        + "`.`" + tableName + "` both have the Avro name '" + field + "'"
+                        + " (field.name.adjustment.mode=avro): rename one, or leave one out (column.exclude.list)");
+            }
             ColumnConverter conv = ColumnConverter.of(c, charsets.forCollation(c.collationId()), false);
             defs.add(new ColumnDef(c.name(), c.sqlType(), conv.schema(), c.nullable(), c.primaryKey()));
-            row.field(c.name(), conv.schema());
+            fields.add(field);
+            row.field(field, conv.schema());
             if (c.primaryKey()) {
                 keys.add(indexes.size());
-                key.field(c.name(), ColumnConverter.of(c, charsets.forCollation(c.collationId()), true).schema());
+                key.field(field, ColumnConverter.of(c, charsets.forCollation(c.collationId()), true).schema());
             }
             indexes.add(c.index());
+            enums.add(c.type() == ColumnType.ENUM);
             convs.add(conv);
             sig.append(c.name()).append(':').append(c.sqlType()).append(':').append(c.nullable()).append(':')
                     .append(c.primaryKey()).append(':').append(c.collationId()).append(';');
@@ -115,7 +150,15 @@ final class TableDecoder {
                 convs.toArray(new ColumnConverter[0]), keys.stream().mapToInt(Integer::intValue).toArray(),
                 keys.isEmpty() ? null : key.build(), rowSchema,
                 RowEnvelope.schema(SchemaNames.envelope(prefix, keyspace, tableName), rowSchema), sig.toString(),
-                Map.copyOf(members));
+                Map.copyOf(members), enumFlags(enums), fields.toArray(new String[0]));
+    }
+
+    private static boolean[] enumFlags(List<Boolean> enums) {
+        boolean[] out = new boolean[enums.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = enums.get(i);
+        }
+        return out;
     }
 
     private static List<String> keyNames(List<ColumnDef> defs, List<Integer> keys) {
@@ -217,26 +260,30 @@ final class TableDecoder {
         }
         Struct s = new Struct(rowSchema);
         for (int i = 0; i < columnIndexes.length; i++) {
-            s.put(table.columns().get(i).name(), converters[i].convert(image[columnIndexes[i]]));
+            s.put(fieldNames[i], converters[i].convert(image[columnIndexes[i]]));
         }
         return s;
     }
 
     /**
-     * The columns of a row image holding a date no calendar has, with the server's text of each ({@code column=text});
-     * {@code null} when there is none (nearly always).
+     * The cells of a row image that its Connect value cannot carry exactly ({@link InvalidCell}: dates no calendar
+     * has, an ENUM's index 0); {@code null} when there is none (nearly always).
      */
-    List<String> invalidTemporals(Serializable[] image) {
+    List<InvalidCell> invalidCells(Serializable[] image) {
         if (image == null) {
             return null;
         }
-        List<String> out = null;
+        List<InvalidCell> out = null;
         for (int i = 0; i < columnIndexes.length; i++) {
-            if (image[columnIndexes[i]] instanceof InvalidTemporal t) {
+            Serializable raw = image[columnIndexes[i]];
+            InvalidCell cell = raw instanceof InvalidTemporal t ? InvalidCell.temporal(table.columns().get(i).name(), t)
+                    : enumColumns[i] && raw instanceof Number n && n.intValue() == 0
+                    ? InvalidCell.enumIndexZero(table.columns().get(i).name()) : null;
+            if (cell != null) {
                 if (out == null) {
-                    out = new java.util.ArrayList<>();
+                    out = new ArrayList<>();
                 }
-                out.add(table.columns().get(i).name() + "=" + t.text());
+                out.add(cell);
             }
         }
         return out;
@@ -248,7 +295,7 @@ final class TableDecoder {
             return true;
         }
         for (int idx : keyIndexes) {
-            String name = table.columns().get(idx).name();
+            String name = fieldNames[idx];
             Object x = a.get(name);
             Object y = b.get(name);
             boolean same = x instanceof byte[] bx && y instanceof byte[] by ? java.util.Arrays.equals(bx, by)
@@ -266,7 +313,7 @@ final class TableDecoder {
         }
         Struct k = new Struct(keySchema);
         for (int idx : keyIndexes) {
-            String name = table.columns().get(idx).name();
+            String name = fieldNames[idx];
             k.put(name, row.get(name));
         }
         return k;

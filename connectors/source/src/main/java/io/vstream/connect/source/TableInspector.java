@@ -114,10 +114,11 @@ final class TableInspector {
 
     private List<SourceColumn> columns(String table) throws SQLException {
         List<SourceColumn> out = new ArrayList<>();
+        Map<String, String> charsets = new java.util.HashMap<>();
         try (PreparedStatement ps = conn.prepareStatement("/* vstream-connect:copy */ SELECT c.COLUMN_NAME,"
                 + " c.DATA_TYPE, c.COLUMN_TYPE, c.IS_NULLABLE, COALESCE(co.ID, 63), COALESCE(c.CHARACTER_OCTET_LENGTH, 0),"
                 + " COALESCE(c.NUMERIC_PRECISION, 0), COALESCE(c.NUMERIC_SCALE, 0),"
-                + " COALESCE(c.DATETIME_PRECISION, 0), c.EXTRA"
+                + " COALESCE(c.DATETIME_PRECISION, 0), c.EXTRA, c.CHARACTER_SET_NAME"
                 + " FROM information_schema.COLUMNS c LEFT JOIN information_schema.COLLATIONS co"
                 + " ON co.COLLATION_NAME = c.COLLATION_NAME"
                 + " WHERE c.TABLE_SCHEMA = ? AND c.TABLE_NAME = ? ORDER BY c.ORDINAL_POSITION")) {
@@ -134,26 +135,38 @@ final class TableInspector {
                     out.add(new SourceColumn(rs.getString(1), dataType, rs.getString(3),
                             "YES".equalsIgnoreCase(rs.getString(4)), rs.getInt(5), rs.getLong(6), precision,
                             rs.getInt(8), rs.getInt(9), extra.contains("VIRTUAL")));
+                    charsets.put(rs.getString(1), rs.getString(11));
                 }
             }
         }
-        return withRealMembers(table, out);
+        return withRealMembers(table, out, charsets);
     }
 
     /**
      * The columns with each ENUM/SET column's real members, where {@code COLUMN_TYPE} may show some as {@code '?'}
-     * ({@link EnumSetMembers}): read from the table's definition on MariaDB; a MySQL server cannot be asked, so a
-     * member it shows with a {@code '?'} stays as shown (a copied value that matches no member stops the copy).
+     * ({@link EnumSetMembers}): read from the table's definition on MariaDB. A MySQL server cannot be asked, so there
+     * a table with such a column of a character set that holds characters outside the BMP is refused: a copied row
+     * would be given a member the metadata spells wrong.
      */
-    private List<SourceColumn> withRealMembers(String table, List<SourceColumn> columns) throws SQLException {
-        if (flavor != Flavor.MARIADB) {
-            return columns;
-        }
+    private List<SourceColumn> withRealMembers(String table, List<SourceColumn> columns, Map<String, String> charsets)
+            throws SQLException {
         List<SourceColumn> out = new ArrayList<>(columns.size());
         for (SourceColumn c : columns) {
             ColumnType t = c.binlogType();
             String[] shown = t == ColumnType.ENUM || t == ColumnType.SET ? c.members() : null;
             if (shown == null || !EnumSetMembers.mayBeLossy(shown)) {
+                out.add(c);
+                continue;
+            }
+            if (flavor != Flavor.MARIADB) {
+                if (EnumSetMembers.holdsCharactersOutsideTheBmp(charsets.get(c.name()))) {
+                    throw new UncopyableTableException(database, table, "the server shows the members of its "
+                            + c.dataType().toUpperCase(Locale.ROOT) + " column `" + c.name() + "` as " + c.columnType()
+                            + ", and MySQL shows a member outside the Basic Multilingual Plane as '?', so the copy"
+                            + " cannot tell which member a row holds; leave the table out of copy.table.include.list"
+                            + " (it is streamed without its existing rows) or table.exclude.list, or spell the"
+                            + " members in the BMP");
+                }
                 out.add(c);
                 continue;
             }

@@ -39,6 +39,7 @@ public class VStreamSourceConnectorConfig extends AbstractConfig {
     public static final String TABLE_INCLUDE_LIST = "table.include.list";
     public static final String TABLE_EXCLUDE_LIST = "table.exclude.list";
     public static final String COLUMN_EXCLUDE_LIST = "column.exclude.list";
+    public static final String FIELD_NAME_ADJUSTMENT_MODE = "field.name.adjustment.mode";
     public static final String HEARTBEAT_INTERVAL_MS = "heartbeat.interval.ms";
     public static final String SERVER_ID_BASE = "binlog.server.id.base";
     public static final String COPY_TABLE_INCLUDE_LIST = "copy.table.include.list";
@@ -124,6 +125,15 @@ public class VStreamSourceConnectorConfig extends AbstractConfig {
         def.define(TOPIC_PREFIX, Type.STRING, "vstream", new ConfigDef.NonEmptyString(), Importance.HIGH,
                 "Prefix of the per-shard topics: each shard's ordered log is <prefix>.<keyspace>.<shard>; also the"
                         + " namespace of the row schemas.", GROUP_STREAM, ++o, Width.MEDIUM, "Topic prefix");
+        def.define(FIELD_NAME_ADJUSTMENT_MODE, Type.STRING, "none",
+                ConfigDef.CaseInsensitiveValidString.in("none", "avro"), Importance.MEDIUM,
+                "How row structs name columns. 'none' (default): as the columns are named. 'avro': a column whose"
+                        + " name is not a valid Avro name (letters, digits and '_', not starting with a digit) is"
+                        + " named by its Avro form, each other character replaced by '_' and a leading digit"
+                        + " prefixed with '_' ('order-total' becomes 'order_total', '2fa' '_2fa'), as an Avro converter"
+                        + " needs; two columns of a table with the same form stop the task. FIELD records and"
+                        + " headers keep the column names, and the sink maps the fields back to the columns.",
+                GROUP_STREAM, ++o, Width.SHORT, "Field name adjustment");
         def.define(START_MODE, Type.STRING, "copy", enumValidator(StartMode.values()), Importance.HIGH,
                 StartMode.DOC, GROUP_STREAM, ++o, Width.SHORT, "Start mode");
         def.define(START_POSITION, Type.STRING, "", Importance.MEDIUM,
@@ -279,6 +289,11 @@ public class VStreamSourceConnectorConfig extends AbstractConfig {
 
     public Duration retryMaxDuration() {
         return Duration.ofMillis(getLong(RETRY_MAX_DURATION_MS));
+    }
+
+    /** Whether row structs name columns by their Avro form ({@code field.name.adjustment.mode=avro}). */
+    public boolean avroFieldNames() {
+        return "avro".equalsIgnoreCase(getString(FIELD_NAME_ADJUSTMENT_MODE));
     }
 
     public String topicPrefix() {

@@ -68,7 +68,7 @@ public class VStreamSourceTask extends SourceTask {
                     config.keyspace(), all, keyspaceCopyCompleted, plan);
         }
         StreamSettings settings = new StreamSettings(name, config.keyspace(), config.database(), config.topicPrefix(),
-                config.user(), config.password().value(), config.connectTimeout(), config.retryBackoffInitial(),
+                config.avroFieldNames(), config.user(), config.password().value(), config.connectTimeout(), config.retryBackoffInitial(),
                 config.retryBackoffMax(), config.retryMaxDuration(), config.heartbeatInterval(),
                 config.maxQueueSize(), config.tableFilter(), config.journalDatabase(), config.reshardFallbackCopy(),
                 RecordSizeLimit.of(config.originals()));

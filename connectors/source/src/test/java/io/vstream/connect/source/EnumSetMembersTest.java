@@ -12,6 +12,10 @@ class EnumSetMembersTest {
         assertThat(EnumSetMembers.shown("ß✓")).isEqualTo("ß✓");
         assertThat(EnumSetMembers.mayBeLossy(new String[] {"a", "?"})).isTrue();
         assertThat(EnumSetMembers.mayBeLossy(new String[] {"a", "ß"})).isFalse();
+        assertThat(EnumSetMembers.holdsCharactersOutsideTheBmp("utf8mb4")).isTrue();
+        assertThat(EnumSetMembers.holdsCharactersOutsideTheBmp("utf8mb3")).isFalse();
+        assertThat(EnumSetMembers.holdsCharactersOutsideTheBmp("latin1")).isFalse();
+        assertThat(EnumSetMembers.holdsCharactersOutsideTheBmp(null)).isFalse();
     }
 
     @Test

@@ -158,6 +158,47 @@ class TableDecoderTest {
     }
 
     @Test
+    void namesTheCellsItsValuesCannotCarry() {
+        TableDecoder decoder = TableDecoder.of(tableMap(1, 2), TableFilter.all(), MARIADB, "p", "ks");
+        Serializable[] plain = {1, 2024, 1, new byte[0], new byte[0], 1, 0L, 2, LocalDate.of(2024, 1, 1)};
+        assertThat(decoder.invalidCells(plain)).isNull();
+        // e holds its invalid-value entry (index 0); the SET's 0 is the empty set; d a date no calendar has
+        Serializable[] odd = {1, 2024, 1, new byte[0], new byte[0], 0, 0L, 2, new InvalidTemporal("2024-00-10")};
+        assertThat(decoder.row(odd).getString("e")).isEmpty();
+        assertThat(decoder.invalidCells(odd)).containsExactly(
+                new InvalidCell(io.vstream.connect.core.event.EventHeaders.INVALID_ENUM, "e"),
+                new InvalidCell(io.vstream.connect.core.event.EventHeaders.INVALID_TEMPORAL, "d=2024-00-10"));
+        assertThat(decoder.enumAndSetMembers()).containsOnlyKeys("e", "s", "e2");
+        assertThat(decoder.enumAndSetMembers().get("e")).containsExactly("a", "b");
+    }
+
+    @Test
+    void avroFieldNamesNameTheStructsFieldsButNotTheColumns() {
+        TableMapEventData tm = tableMap(1, 2);
+        tm.getEventMetadata().setColumnNames(List.of("id", "y", "u", "name-x", "secret", "e", "s", "2e", "d"));
+        TableDecoder decoder = TableDecoder.of(tm, TableFilter.all(), MARIADB, "p", "ks", true);
+        assertThat(decoder.table().columns()).extracting(ColumnDef::name)
+                .containsExactly("id", "y", "u", "name-x", "secret", "e", "s", "2e", "d");
+        Serializable[] image = {5, 2024, 1, "x".getBytes(StandardCharsets.UTF_8), new byte[0], 1, 0L, 2, null};
+        Struct row = decoder.row(image);
+        assertThat(row.schema().fields()).extracting(f -> f.name())
+                .containsExactly("id", "y", "u", "name_x", "secret", "e", "s", "_2e", "d");
+        assertThat(row.getString("name_x")).isEqualTo("x");
+        assertThat(row.getString("_2e")).isEqualTo("q");
+        assertThat(TableDecoder.of(tm, TableFilter.all(), MARIADB, "p", "ks").row(image).getString("name-x"))
+                .as("by default fields are named as the columns").isEqualTo("x");
+    }
+
+    @Test
+    void twoColumnsWithOneAvroNameAreRefused() {
+        TableMapEventData tm = tableMap(1, 2);
+        tm.getEventMetadata().setColumnNames(List.of("id", "y", "u", "a-b", "a_b", "e", "s", "e2", "d"));
+        assertThatThrownBy(() -> TableDecoder.of(tm, TableFilter.all(), MARIADB, "p", "ks", true))
+                .hasMessageContaining("`a-b` and `a_b`").hasMessageContaining("'a_b'")
+                .hasMessageContaining("field.name.adjustment.mode=avro");
+    }
+
+    @Test
     void describesTheTableForFieldEvents() {
         TableDecoder decoder = TableDecoder.of(tableMap(1, 2), TableFilter.all(), MARIADB, "p", "ks");
         assertThat(decoder.table().database()).isEqualTo("shop");

@@ -18,6 +18,12 @@ public final class EventHeaders {
      * {@code born=0000-00-00}); the column's value in the image is {@code null}.
      */
     public static final String INVALID_TEMPORAL = "vstream.invalid.temporal";
+    /**
+     * On a ROW record whose {@code after} image holds an ENUM's invalid-value entry (index 0, stored under a
+     * permissive {@code sql_mode}): one header per such column, its name; the column's value in the image is
+     * {@code ""}, which a {@code ''} member would also be.
+     */
+    public static final String INVALID_ENUM = "vstream.invalid.enum";
 
     private EventHeaders() {
     }

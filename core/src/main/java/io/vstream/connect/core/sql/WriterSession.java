@@ -13,15 +13,33 @@ package io.vstream.connect.core.sql;
  *   permissive mode there) is written as it is;</li>
  *   <li>UTC: temporal values are written as the stream carries them.</li>
  * </ul>
+ * One kind of row cannot be written strictly: an ENUM column holding its invalid-value entry (index 0, stored at the
+ * source under a permissive mode). Its statement alone runs without the strict modes ({@link #withoutStrictMode}),
+ * and its writer checks that the server warned about nothing else.
  */
 public final class WriterSession {
     /** The SQL mode of a writing session. */
     public static final String SQL_MODE =
             "STRICT_TRANS_TABLES,STRICT_ALL_TABLES,NO_AUTO_VALUE_ON_ZERO,NO_ENGINE_SUBSTITUTION,ALLOW_INVALID_DATES";
+    /** The SQL mode of one statement that writes an ENUM's index 0: {@link #SQL_MODE} without the strict modes. */
+    public static final String RELAXED_SQL_MODE = "NO_AUTO_VALUE_ON_ZERO,NO_ENGINE_SUBSTITUTION,ALLOW_INVALID_DATES";
     /** The statement that sets it. */
     public static final String SET_SQL_MODE = "SET SESSION sql_mode = '" + SQL_MODE + "'";
     /** The statement that sets the session's time zone to UTC. */
     public static final String SET_UTC = "SET SESSION time_zone = '+00:00'";
+
+    /**
+     * {@code statement} (an {@code INSERT}, {@code UPDATE} or {@code DELETE}) run under {@link #RELAXED_SQL_MODE}
+     * for itself only: MariaDB's {@code SET STATEMENT ... FOR}, MySQL's {@code SET_VAR} hint after the first keyword.
+     */
+    public static String withoutStrictMode(String statement, boolean mariaDb) {
+        if (mariaDb) {
+            return "SET STATEMENT sql_mode = '" + RELAXED_SQL_MODE + "' FOR " + statement;
+        }
+        int space = statement.indexOf(' ');
+        return statement.substring(0, space) + " /*+ SET_VAR(sql_mode = '" + RELAXED_SQL_MODE + "') */"
+                + statement.substring(space);
+    }
 
     private WriterSession() {
     }
