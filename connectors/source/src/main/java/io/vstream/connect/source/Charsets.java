@@ -21,7 +21,7 @@ import java.util.Objects;
 final class Charsets {
     private static final Map<String, String> MYSQL_TO_JAVA = Map.ofEntries(
             Map.entry("utf8mb4", "UTF-8"), Map.entry("utf8mb3", "UTF-8"), Map.entry("utf8", "UTF-8"),
-            Map.entry("latin1", "windows-1252"), Map.entry("ascii", "US-ASCII"), Map.entry("ucs2", "UTF-16BE"),
+            Map.entry("ascii", "US-ASCII"), Map.entry("ucs2", "UTF-16BE"),
             Map.entry("utf16", "UTF-16BE"), Map.entry("utf16le", "UTF-16LE"), Map.entry("utf32", "UTF-32BE"),
             Map.entry("latin2", "ISO-8859-2"), Map.entry("latin5", "ISO-8859-9"), Map.entry("latin7", "ISO-8859-13"),
             Map.entry("greek", "ISO-8859-7"), Map.entry("hebrew", "ISO-8859-8"), Map.entry("cp1250", "windows-1250"),
@@ -78,6 +78,9 @@ final class Charsets {
     static Charset javaCharset(String mysqlName) {
         if (mysqlName == null || mysqlName.equalsIgnoreCase("binary")) {
             return null;
+        }
+        if (mysqlName.equalsIgnoreCase("latin1")) {
+            return MysqlLatin1.INSTANCE; // Windows-1252 with the server's five C1 bytes
         }
         String name = MYSQL_TO_JAVA.getOrDefault(mysqlName.toLowerCase(Locale.ROOT), mysqlName);
         try {

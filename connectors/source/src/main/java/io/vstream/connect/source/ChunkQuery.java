@@ -31,7 +31,10 @@ final class ChunkQuery {
         List<String> cols = new ArrayList<>();
         for (SourceColumn c : selected) {
             String q = SqlIdentifiers.quote(c.name());
-            cols.add(readAsText(c) ? "CAST(" + q + " AS CHAR)" : readAsNumber(c) ? "(" + q + " + 0)" : q);
+            cols.add(readAsText(c) ? "CAST(" + q + " AS CHAR)" : readAsNumber(c) ? "(" + q + " + 0)"
+                    : isFloat(c) ? "CAST(" + q + " AS DOUBLE)"
+                    : c.fixedBinaryLength().isPresent()
+                    ? "CAST(" + q + " AS BINARY(" + c.fixedBinaryLength().getAsLong() + "))" : q);
         }
         String from = " FROM " + SqlIdentifiers.qualify(table.database(), table.name());
         String order = " ORDER BY " + SqlIdentifiers.quoteList(table.keyColumns()) + " LIMIT ?";
@@ -71,6 +74,14 @@ final class ChunkQuery {
             case "enum", "set" -> true;
             default -> false;
         };
+    }
+
+    /**
+     * Whether the column is a FLOAT, read as the double of its exact value: the server sends a FLOAT as text with six
+     * significant digits ({@code -3.40282e38}), which is another float than the one stored.
+     */
+    static boolean isFloat(SourceColumn c) {
+        return c.dataType().equalsIgnoreCase("float");
     }
 
     /** Prepares the statement for the chunk after {@code lastPk} ({@code null}: from the first row). */
@@ -115,7 +126,7 @@ final class ChunkQuery {
             }
             case "decimal", "numeric":
                 return rs.getBigDecimal(index);
-            case "binary", "varbinary", "bit":
+            case "binary", "varbinary", "bit", "inet6", "inet4", "uuid":
                 return rs.getBytes(index);
             default:
                 // strings compare in the column's collation; temporal values as their literal text

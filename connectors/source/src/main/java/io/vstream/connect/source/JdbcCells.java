@@ -39,9 +39,9 @@ final class JdbcCells {
                 long v = rs.getLong(index);
                 return rs.wasNull() ? null : v;
             }
-            case FLOAT: {
-                float v = rs.getFloat(index);
-                return rs.wasNull() ? null : v;
+            case FLOAT: { // read as the double of its value (ChunkQuery.isFloat): exactly that float
+                double v = rs.getDouble(index);
+                return rs.wasNull() ? null : (float) v;
             }
             case DOUBLE: {
                 double v = rs.getDouble(index);

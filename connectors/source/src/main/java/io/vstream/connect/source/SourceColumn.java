@@ -41,7 +41,7 @@ record SourceColumn(
             case "timestamp" -> ColumnType.TIMESTAMP_V2;
             case "time" -> ColumnType.TIME_V2;
             case "year" -> ColumnType.YEAR;
-            case "char", "binary" -> ColumnType.STRING;
+            case "char", "binary", "inet6", "inet4", "uuid" -> ColumnType.STRING; // the binlog's form of the last three
             case "varchar", "varbinary" -> ColumnType.VARCHAR;
             case "tinytext", "tinyblob", "text", "blob", "mediumtext", "mediumblob", "longtext", "longblob" ->
                     ColumnType.BLOB;
@@ -67,7 +67,7 @@ record SourceColumn(
             case FLOAT -> 4;
             case DOUBLE -> 8;
             case STRING -> {
-                int len = (int) octetLength;
+                int len = (int) fixedBinaryLength().orElse(octetLength);
                 yield len < 256 ? len : ((0xFE ^ ((len & 0x300) >> 4)) << 8) | (len & 0xFF);
             }
             case VARCHAR -> (int) octetLength;
@@ -79,6 +79,19 @@ record SourceColumn(
             };
             case JSON, GEOMETRY -> 4;
             default -> 0;
+        };
+    }
+
+    /**
+     * MariaDB's INET6, INET4 and UUID are fixed-length binary values (16, 4 and 16 bytes) in the binlog, and so in
+     * the copy ({@link ChunkQuery} reads them as {@code CAST(c AS BINARY(n))}); information_schema gives them no
+     * length. Empty for every other type.
+     */
+    java.util.OptionalLong fixedBinaryLength() {
+        return switch (dataType.toLowerCase(Locale.ROOT)) {
+            case "inet6", "uuid" -> java.util.OptionalLong.of(16);
+            case "inet4" -> java.util.OptionalLong.of(4);
+            default -> java.util.OptionalLong.empty();
         };
     }
 

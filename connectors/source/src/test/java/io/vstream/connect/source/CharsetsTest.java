@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class CharsetsTest {
 
     @ParameterizedTest
-    @CsvSource({"utf8mb4, UTF-8", "utf8mb3, UTF-8", "utf8, UTF-8", "UTF8MB4, UTF-8", "latin1, windows-1252",
+    @CsvSource({"utf8mb4, UTF-8", "utf8mb3, UTF-8", "utf8, UTF-8", "UTF8MB4, UTF-8",
         "ascii, US-ASCII", "ucs2, UTF-16BE", "utf16, UTF-16BE", "utf16le, UTF-16LE", "utf32, UTF-32BE",
         "latin2, ISO-8859-2", "cp1250, windows-1250", "cp1251, windows-1251", "koi8r, KOI8-R", "sjis, Shift_JIS",
         "cp932, windows-31j", "ujis, EUC-JP", "euckr, EUC-KR", "gbk, GBK", "gb18030, GB18030", "big5, Big5",
@@ -44,7 +44,22 @@ class CharsetsTest {
     @Test
     void latin1IsWindows1252AsInMysql() {
         Charset latin1 = Charsets.javaCharset("latin1");
+        assertThat(latin1).isSameAs(MysqlLatin1.INSTANCE);
         assertThat(new String(new byte[] {(byte) 0xE9, (byte) 0x80}, latin1)).isEqualTo("é€");
+    }
+
+    @Test
+    void latin1BytesWindows1252LeavesUndefinedAreTheServersC1Characters() {
+        byte[] undefined = {(byte) 0x81, (byte) 0x8D, (byte) 0x8F, (byte) 0x90, (byte) 0x9D};
+        String text = new String(undefined, MysqlLatin1.INSTANCE);
+        assertThat(text).isEqualTo("\u0081\u008D\u008F\u0090\u009D");
+        byte[] all = new byte[256];
+        for (int i = 0; i < 256; i++) {
+            all[i] = (byte) i;
+        }
+        String decoded = new String(all, MysqlLatin1.INSTANCE);
+        assertThat(decoded).hasSize(256).doesNotContain("\uFFFD");
+        assertThat(decoded.getBytes(MysqlLatin1.INSTANCE)).as("every byte round-trips").isEqualTo(all);
     }
 
     @Test
@@ -71,7 +86,7 @@ class CharsetsTest {
         Charsets c = Charsets.load(connection(rows, queries), Flavor.MYSQL56);
         assertThat(queries).singleElement().asString().contains("information_schema.COLLATIONS");
         assertThat(c.flavor()).isEqualTo(Flavor.MYSQL56);
-        assertThat(c.forCollation(8)).isEqualTo(Charset.forName("windows-1252"));
+        assertThat(c.forCollation(8)).isSameAs(MysqlLatin1.INSTANCE);
         assertThat(c.forCollation(2)).isEqualTo(Charset.forName("ISO-8859-2"));
         assertThat(c.forCollation(45)).isEqualTo(StandardCharsets.UTF_8);
         assertThat(c.forCollation(63)).isNull();

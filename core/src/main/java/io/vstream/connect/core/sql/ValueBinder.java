@@ -67,7 +67,9 @@ public final class ValueBinder {
         } else if (value instanceof Double) {
             ps.setDouble(index, (Double) value);
         } else if (value instanceof Float) {
-            ps.setFloat(index, (Float) value);
+            // as the double of its exact value: the float's shortest text (-3.4028235E38) reads on the server as a
+            // double beyond the float range (out of range in strict mode); the exact double rounds to the same float
+            ps.setDouble(index, ((Float) value).doubleValue());
         } else if (value instanceof byte[]) {
             ps.setBytes(index, (byte[]) value);
         } else if (value instanceof ByteBuffer) {

@@ -213,6 +213,15 @@ public final class AlterAnalyzer {
             ShapeDiff diff = ShapeDiff.compare(qualified, original, shaped, statement.renames(), statement.replaced(),
                     allowNewUniqueKey,
                     rows);
+            List<String> converted = ShapeDiff.zoneConverted(original, shaped, diff.mapping());
+            if (!converted.isEmpty() && !SchemaReader.timeZoneIsUtc(conn)) {
+                throw new AlterRefusedException(Reason.TIME_ZONE_CONVERSION, "The ALTER changes " + String.join(", ",
+                        converted) + " between TIMESTAMP and DATETIME, and the server's time zone is not UTC: its own"
+                        + " ALTER converts each value in that time zone, while the migration's copy and applier"
+                        + " work in UTC and would shift every value by the zone's offset. Run this change with the"
+                        + " server's own ALTER TABLE, or through a new column filled with CONVERT_TZ; other changes"
+                        + " of the table can go in a migration of their own.");
+            }
             List<String> notes = new ArrayList<>(diff.notes());
             if (statement.ignore()) {
                 notes.add("ALTER IGNORE does not carry over: a row that breaks a key of the new table fails the"

@@ -35,7 +35,9 @@ public final class AlterRefusedException extends Exception {
         /** The new schema enforces a uniqueness the table does not, and the operator has not accepted it. */
         NEW_UNIQUE_KEY,
         /** A NOT NULL column without a DEFAULT is added to a table that has rows. */
-        NOT_NULL_WITHOUT_DEFAULT
+        NOT_NULL_WITHOUT_DEFAULT,
+        /** A column changes between TIMESTAMP and DATETIME on a server whose time zone is not UTC. */
+        TIME_ZONE_CONVERSION
     }
 
     private final Reason reason;

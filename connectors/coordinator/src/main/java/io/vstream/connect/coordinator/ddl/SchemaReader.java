@@ -105,6 +105,18 @@ final class SchemaReader {
         }
     }
 
+    /**
+     * Whether the server's default time zone ({@code @@global.time_zone}, the one its own ALTER converts in) is UTC
+     * all year: it shows no offset in January nor in July.
+     */
+    static boolean timeZoneIsUtc(Connection c) throws SQLException {
+        String sql = "SELECT CONVERT_TZ('2024-01-15 12:00:00', '+00:00', @@global.time_zone) = '2024-01-15 12:00:00'"
+                + " AND CONVERT_TZ('2024-07-15 12:00:00', '+00:00', @@global.time_zone) = '2024-07-15 12:00:00'";
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(SqlTag.tag(ROLE, sql))) {
+            return rs.next() && rs.getBoolean(1);
+        }
+    }
+
     static String showCreate(Connection c, String db, String table) throws SQLException {
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(SqlTag.tag(ROLE,
                 "SHOW CREATE TABLE " + SqlIdentifiers.qualify(db, table)))) {

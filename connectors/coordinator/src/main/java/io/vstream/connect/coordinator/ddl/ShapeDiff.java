@@ -357,6 +357,27 @@ final class ShapeDiff {
         return true;
     }
 
+    /**
+     * The carried columns whose type changes between TIMESTAMP and DATETIME (each as {@code old -> new}): the server's
+     * own ALTER converts such a value in its session's time zone, the copy and the applier in UTC.
+     */
+    static List<String> zoneConverted(TableShape original, TableShape ghost, ColumnMapping mapping) {
+        List<String> out = new ArrayList<>();
+        for (Map.Entry<String, String> e : mapping.shared().entrySet()) {
+            Column oc = original.column(e.getKey()).orElse(null);
+            Column gc = ghost.column(e.getValue()).orElse(null);
+            if (oc == null || gc == null) {
+                continue;
+            }
+            String from = baseType(oc);
+            String to = baseType(gc);
+            if (from.equals("timestamp") && to.equals("datetime") || from.equals("datetime") && to.equals("timestamp")) {
+                out.add(q(oc.name()) + " " + oc.columnType() + " -> " + q(gc.name()) + " " + gc.columnType());
+            }
+        }
+        return out;
+    }
+
     private static Column sourceOf(TableShape original, ColumnMapping mapping, String target) {
         for (Map.Entry<String, String> e : mapping.shared().entrySet()) {
             if (e.getValue().equalsIgnoreCase(target)) {

@@ -61,6 +61,18 @@ class ShapeDiffTest {
             key("PRIMARY", "id"));
 
     @Test
+    void namesTheColumnsThatChangeBetweenTimestampAndDatetime() throws Exception {
+        TableShape original = shape(List.of(col("id", "bigint(20)"), nullable("at", "timestamp"),
+                nullable("made", "datetime(6)"), nullable("seen", "timestamp(3)")), key("PRIMARY", "id"));
+        TableShape ghost = shape(List.of(col("id", "bigint(20)"), nullable("at", "datetime"),
+                nullable("made", "timestamp(6)"), nullable("seen", "timestamp(6)")), key("PRIMARY", "id"));
+        ShapeDiff d = compare(original, ghost, List.of());
+        assertThat(ShapeDiff.zoneConverted(original, ghost, d.mapping())).containsExactly(
+                "`at` timestamp -> `at` datetime", "`made` datetime(6) -> `made` timestamp(6)");
+        assertThat(ShapeDiff.zoneConverted(ORDERS, ORDERS, compare(ORDERS, ORDERS, List.of()).mapping())).isEmpty();
+    }
+
+    @Test
     void typeChangeRenameDropAndAdd() throws Exception {
         TableShape ghost = shape(List.of(col("id", "bigint(20)"), col("k", "int(11)"),
                 nullable("amount", "decimal(14,2)"), nullable("v2", "varchar(80)"), nullable("created", "datetime")),
