@@ -53,7 +53,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class AvroRegistryIT {
     @RegisterExtension
-    static final MariaDbShards SHARDS = MariaDbShards.builder().count(1).name("AvroRegistryIT").build();
+    static final MariaDbShards SHARDS = MariaDbShards.builder().count(2).name("AvroRegistryIT").build();
 
     static final String CONVERTER_CLASS = "io.apicurio.registry.utils.converter.AvroConverter";
 
@@ -251,6 +251,58 @@ class AvroRegistryIT {
         assertThat(registry.ccompat().versions(envelope)).containsExactly(1);
         assertThat(AvroLog.read(topic).rows()).hasSize(1);
         connect.delete(name);
+    }
+
+    /**
+     * Column names Avro refuses ({@code order-total}, {@code 2fa}, {@code prénom}) with {@code
+     * field.name.adjustment.mode=avro}: the row schema names them by their Avro form and registers; a clone sink
+     * reading the Avro topic creates the table with the columns' own names and writes every copied and streamed row
+     * to them (server 1 is the clone target).
+     */
+    @Test
+    void columnsAvroCannotNameAreAdjustedAndTheSinkWritesThemToTheirColumns() throws Exception {
+        String db = SHARDS.freshDatabase();
+        MariaDbServer s = SHARDS.server(0);
+        MariaDbServer target = SHARDS.server(1);
+        target.execute("mysql", "DROP DATABASE `" + db + "`"); // the clone creates it
+        s.execute(db, "CREATE TABLE `odd-names` (id INT PRIMARY KEY, `order-total` DECIMAL(10,2),"
+                        + " `2fa` VARCHAR(10) NOT NULL, `prénom` VARCHAR(20) CHARACTER SET utf8mb4, plain INT)",
+                "INSERT INTO `odd-names` VALUES (1, 1.25, 'on', 'Zoë 😀', 1), (2, NULL, 'off', NULL, 2)");
+        String source = "avro-names-" + db;
+        String sink = "avro-names-sink-" + db;
+        Map<String, String> config = SourceConfigs.with(SourceConfigs.keyspace("ks", db, List.of(s), 1),
+                "field.name.adjustment.mode", "avro");
+        config.putAll(avro(registry.url()));
+        connect.deploy(source, config);
+        String topic = TopicNames.shardTopic("vs_" + db, "ks", "-");
+        Map<String, String> sinkConfig = SinkConfigs.clone(topic, target);
+        sinkConfig.putAll(avro(registry.url()));
+        connect.deploy(sink, sinkConfig);
+        connect.awaitRunning(sink, 1, Duration.ofSeconds(60));
+        s.execute(db, "INSERT INTO `odd-names` VALUES (3, 3.50, 'on', 'Ängström', 3)",
+                "UPDATE `odd-names` SET `order-total` = 9.99, `prénom` = 'Łucja' WHERE id = 2",
+                "DELETE FROM `odd-names` WHERE id = 1");
+
+        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+        String expected = "2|9.99|off|Łucja|2;3|3.50|on|Ängström|3";
+        String rows = null;
+        while (System.nanoTime() < deadline && !expected.equals(rows)) {
+            try {
+                rows = target.queryString(db, "SELECT GROUP_CONCAT(CONCAT_WS('|', id, `order-total`, `2fa`,"
+                        + " COALESCE(`prénom`, 'NULL'), plain) ORDER BY id SEPARATOR ';') FROM `odd-names`");
+            } catch (IllegalStateException notYet) {
+                rows = null; // the table is not created yet
+            }
+            if (!expected.equals(rows)) {
+                Thread.sleep(300);
+            }
+        }
+        assertThat(rows).as("the clone's rows, by the columns' own names").isEqualTo(expected);
+        String latest = registry.ccompat().version(SchemaNames.envelope("vs_" + db, "ks", "odd-names"), "latest")
+                .schema();
+        assertThat(latest).contains("\"order_total\"", "\"_2fa\"", "\"pr_nom\"").doesNotContain("order-total");
+        connect.delete(sink);
+        connect.delete(source);
     }
 
     /**
