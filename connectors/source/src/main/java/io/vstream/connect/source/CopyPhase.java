@@ -184,7 +184,8 @@ final class CopyPhase {
             columns.add(c.toBinlogColumn(i, key));
         }
         TableDecoder decoder = TableDecoder.of(table.database(), table.name(), columns, settings.filter(), charsets,
-                settings.topicPrefix(), settings.keyspace(), settings.avroFieldNames());
+                settings.topicPrefix(), settings.keyspace(), settings.avroFieldNames(),
+                ColumnDefaults.read(conn, table.database(), table.name(), flavor));
         ChunkQuery query = new ChunkQuery(table, table.columns());
         CopyProgress p = progress.computeIfAbsent(table.name(),
                 t -> new CopyProgress(shard.name(), t, table.estimatedRows()));

@@ -289,6 +289,23 @@ final class ShardStreamer implements Runnable {
         }
     }
 
+    /**
+     * The table's NOT NULL columns' constant defaults as its definition has them now ({@link ColumnDefaults}); none
+     * when they cannot be read (the row schema then has no defaults, as the binlog has none).
+     */
+    private java.util.Map<String, String> columnDefaults(String database, String table) {
+        try {
+            if (metadata == null || !metadata.isValid(2)) {
+                closeMetadata();
+                metadata = connect();
+            }
+            return ColumnDefaults.read(metadata, database, table, flavor);
+        } catch (java.sql.SQLException e) {
+            LOG.debug("Shard {}: the column defaults of {} are not readable: {}", shard.name(), table, e.toString());
+            return java.util.Map.of();
+        }
+    }
+
     private void closeMetadata() {
         if (metadata != null) {
             try {
@@ -568,7 +585,7 @@ final class ShardStreamer implements Runnable {
             return;
         }
         decoders.put(tm.getTableId(), TableDecoder.of(tm, settings.filter(), charsets, settings.topicPrefix(),
-                settings.keyspace(), settings.avroFieldNames()));
+                settings.keyspace(), settings.avroFieldNames(), columnDefaults(tm.getDatabase(), tm.getTable())));
     }
 
     private void onRows(Event event, EventType type, long ts, long eventServerId) {

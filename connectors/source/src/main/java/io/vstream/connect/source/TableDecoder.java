@@ -64,12 +64,15 @@ final class TableDecoder {
      */
     static TableDecoder of(TableMapEventData tm, TableFilter filter, Charsets charsets, String prefix,
                            String keyspace) {
-        return of(tm, filter, charsets, prefix, keyspace, false);
+        return of(tm, filter, charsets, prefix, keyspace, false, Map.of());
     }
 
-    /** As {@link #of(TableMapEventData, TableFilter, Charsets, String, String)}, with Avro field names or not. */
+    /**
+     * As {@link #of(TableMapEventData, TableFilter, Charsets, String, String)}, with Avro field names or not, and the
+     * defaults of the NOT NULL columns ({@link ColumnDefaults#read}: column to constant).
+     */
     static TableDecoder of(TableMapEventData tm, TableFilter filter, Charsets charsets, String prefix,
-                           String keyspace, boolean avroFieldNames) {
+                           String keyspace, boolean avroFieldNames, Map<String, String> defaults) {
         TableMapEventMetadata md = tm.getEventMetadata();
         if (md == null || md.getColumnNames() == null || md.getColumnNames().isEmpty()) {
             throw new MissingMetadataException(tm.getDatabase() + "." + tm.getTable());
@@ -86,7 +89,8 @@ final class TableDecoder {
                     c.collationId(), TableMapStrings.members(c.enumOrSetValues(),
                     cs == null ? java.nio.charset.StandardCharsets.ISO_8859_1 : cs), c.primaryKey()));
         }
-        return of(tm.getDatabase(), tm.getTable(), columns, filter, charsets, prefix, keyspace, avroFieldNames);
+        return of(tm.getDatabase(), tm.getTable(), columns, filter, charsets, prefix, keyspace, avroFieldNames,
+                defaults);
     }
 
     /**
@@ -95,16 +99,18 @@ final class TableDecoder {
      */
     static TableDecoder of(String database, String tableName, List<BinlogColumn> columns, TableFilter filter,
                            Charsets charsets, String prefix, String keyspace) {
-        return of(database, tableName, columns, filter, charsets, prefix, keyspace, false);
+        return of(database, tableName, columns, filter, charsets, prefix, keyspace, false, Map.of());
     }
 
     /**
      * As {@link #of(String, String, List, TableFilter, Charsets, String, String)}; with {@code avroFieldNames} the row
      * and key structs name each column by its Avro form ({@link FieldNames#avro}), and two columns with the same form
-     * are refused.
+     * are refused; a NOT NULL column's field in the row struct has its constant default from {@code defaults}
+     * ({@link ColumnDefaults}), when it has one.
      */
     static TableDecoder of(String database, String tableName, List<BinlogColumn> columns, TableFilter filter,
-                           Charsets charsets, String prefix, String keyspace, boolean avroFieldNames) {
+                           Charsets charsets, String prefix, String keyspace, boolean avroFieldNames,
+                           Map<String, String> defaults) {
         List<ColumnDef> defs = new ArrayList<>();
         List<String> fields = new ArrayList<>();
         Map<String, String> columnOfField = new HashMap<>();
@@ -131,9 +137,15 @@ final class TableDecoder {
                         + " (field.name.adjustment.mode=avro): rename one, or leave one out (column.exclude.list)");
             }
             ColumnConverter conv = ColumnConverter.of(c, charsets.forCollation(c.collationId()), false);
-            defs.add(new ColumnDef(c.name(), c.sqlType(), conv.schema(), c.nullable(), c.primaryKey()));
+            Schema schema = conv.schema();
+            Serializable fallback = c.nullable() || c.primaryKey() || !defaults.containsKey(c.name()) ? null
+                    : ColumnDefaults.raw(c, defaults.get(c.name()));
+            if (fallback != null && !schema.isOptional()) {
+                schema = ColumnDefaults.withDefault(schema, conv.convert(fallback));
+            }
+            defs.add(new ColumnDef(c.name(), c.sqlType(), schema, c.nullable(), c.primaryKey()));
             fields.add(field);
-            row.field(field, conv.schema());
+            row.field(field, schema);
             if (c.primaryKey()) {
                 keys.add(indexes.size());
                 key.field(field, ColumnConverter.of(c, charsets.forCollation(c.collationId()), true).schema());

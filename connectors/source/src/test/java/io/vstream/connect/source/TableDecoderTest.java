@@ -176,7 +176,7 @@ class TableDecoderTest {
     void avroFieldNamesNameTheStructsFieldsButNotTheColumns() {
         TableMapEventData tm = tableMap(1, 2);
         tm.getEventMetadata().setColumnNames(List.of("id", "y", "u", "name-x", "secret", "e", "s", "2e", "d"));
-        TableDecoder decoder = TableDecoder.of(tm, TableFilter.all(), MARIADB, "p", "ks", true);
+        TableDecoder decoder = TableDecoder.of(tm, TableFilter.all(), MARIADB, "p", "ks", true, Map.of());
         assertThat(decoder.table().columns()).extracting(ColumnDef::name)
                 .containsExactly("id", "y", "u", "name-x", "secret", "e", "s", "2e", "d");
         Serializable[] image = {5, 2024, 1, "x".getBytes(StandardCharsets.UTF_8), new byte[0], 1, 0L, 2, null};
@@ -190,10 +190,23 @@ class TableDecoderTest {
     }
 
     @Test
+    void aNotNullColumnsConstantDefaultIsItsFieldsDefault() {
+        TableMapEventData tm = tableMap(1, 2);
+        tm.getColumnNullability().clear(7); // e2 NOT NULL
+        TableDecoder decoder = TableDecoder.of(tm, TableFilter.all(), MARIADB, "p", "ks", false,
+                Map.of("e2", "q", "id", "5", "y", "2000"));
+        Schema row = decoder.envelopeSchema().field("after").schema();
+        assertThat(row.field("e2").schema().defaultValue()).isEqualTo("q");
+        assertThat(row.field("e2").schema().isOptional()).isFalse();
+        assertThat(row.field("id").schema().defaultValue()).as("a key column").isNull();
+        assertThat(row.field("y").schema().defaultValue()).as("a NULL-able column").isNull();
+    }
+
+    @Test
     void twoColumnsWithOneAvroNameAreRefused() {
         TableMapEventData tm = tableMap(1, 2);
         tm.getEventMetadata().setColumnNames(List.of("id", "y", "u", "a-b", "a_b", "e", "s", "e2", "d"));
-        assertThatThrownBy(() -> TableDecoder.of(tm, TableFilter.all(), MARIADB, "p", "ks", true))
+        assertThatThrownBy(() -> TableDecoder.of(tm, TableFilter.all(), MARIADB, "p", "ks", true, Map.of()))
                 .hasMessageContaining("`a-b` and `a_b`").hasMessageContaining("'a_b'")
                 .hasMessageContaining("field.name.adjustment.mode=avro");
     }
