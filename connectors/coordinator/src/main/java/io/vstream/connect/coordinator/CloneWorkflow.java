@@ -236,8 +236,11 @@ final class CloneWorkflow implements Workflow {
                 ps.setString(1, wildDoTable(databases));
                 ps.execute();
             }
+            // with TLS to the source, the replication channel is encrypted too; its check of the source's
+            // certificate is the target's own (MASTER_SSL_CA on the target's host: docs/clone.md)
             try (PreparedStatement ps = target.prepareStatement("CHANGE MASTER TO MASTER_HOST = ?, MASTER_PORT = ?,"
-                    + " MASTER_USER = ?, MASTER_PASSWORD = ?, MASTER_USE_GTID = slave_pos")) {
+                    + " MASTER_USER = ?, MASTER_PASSWORD = ?, MASTER_USE_GTID = slave_pos"
+                    + (repl.tls().enabled() ? ", MASTER_SSL = 1" : ""))) {
                 ps.setString(1, repl.host());
                 ps.setInt(2, repl.port());
                 ps.setString(3, repl.user());

@@ -7,7 +7,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Properties;
 
-/** Opens the coordinator's connections (credentials never logged) and runs its one-value queries. */
+/** Opens the coordinator's connections (credentials never logged, TLS as configured) and runs its one-value queries. */
 final class Servers {
     private Servers() {
     }
@@ -17,8 +17,18 @@ final class Servers {
         p.setProperty("user", e.user());
         p.setProperty("password", e.password() == null ? "" : e.password().value());
         p.setProperty("connectTimeout", "10000");
-        p.setProperty("sslMode", "disable");
-        Connection c = DriverManager.getConnection("jdbc:mariadb://" + e.host() + ":" + e.port() + "/", p);
+        e.tls().applyTo(p);
+        Connection c;
+        try {
+            c = DriverManager.getConnection("jdbc:mariadb://" + e.host() + ":" + e.port() + "/", p);
+        } catch (SQLException failed) {
+            if (failed.getErrorCode() == 1045 && !e.tls().enabled()) { // MariaDB's answer to a plain connection, too
+                throw new SQLException(failed.getMessage() + " (a wrong user or password" + e.tls()
+                        .accessDeniedHint("source./target.") + ")", failed.getSQLState(), failed.getErrorCode(),
+                        failed);
+            }
+            throw e.tls().explain(failed, e.host() + ":" + e.port(), "source./target.");
+        }
         try (Statement st = c.createStatement()) {
             st.execute("SET SESSION time_zone = '+00:00'");
         }

@@ -1,5 +1,7 @@
 package io.vstream.connect.coordinator;
 
+import io.vstream.connect.core.config.TlsConfig;
+import io.vstream.connect.core.sql.TlsSettings;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -160,6 +162,9 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
                 Width.MEDIUM, "Target user");
         def.define(TARGET_PASSWORD, Type.PASSWORD, "", Importance.HIGH, "The target user's password.", GROUP_SERVERS,
                 ++o, Width.MEDIUM, "Target password");
+        o = TlsConfig.define(def, "source.", GROUP_SERVERS, o, "the source's servers (every shard, and the replicas"
+                + " of throttle.replicas)");
+        o = TlsConfig.define(def, "target.", GROUP_SERVERS, o, "the clone target");
         o = 0;
         def.define(REPLICATION_HOST, Type.STRING, "", Importance.MEDIUM,
                 "The source's address as the target reaches it for native replication; empty means source.host.",
@@ -334,14 +339,19 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
         return getString(STATUS_TOPIC);
     }
 
+    /** TLS to the source's servers, the shards and their replicas ({@code source.ssl.*}). */
+    public TlsSettings sourceTls() {
+        return TlsConfig.read(this, "source.");
+    }
+
     public Endpoint source() {
         return new Endpoint(getString(SOURCE_HOST), getInt(SOURCE_PORT), getString(SOURCE_USER),
-                getPassword(SOURCE_PASSWORD));
+                getPassword(SOURCE_PASSWORD), sourceTls());
     }
 
     public Endpoint target() {
         return new Endpoint(getString(TARGET_HOST), getInt(TARGET_PORT), getString(TARGET_USER),
-                getPassword(TARGET_PASSWORD));
+                getPassword(TARGET_PASSWORD), TlsConfig.read(this, "target."));
     }
 
     /** The source as the target's replication connects to it, with the replication user. */
@@ -349,7 +359,8 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
         String host = getString(REPLICATION_HOST);
         int port = getInt(REPLICATION_PORT);
         return new Endpoint(host == null || host.isBlank() ? getString(SOURCE_HOST) : host,
-                port == 0 ? getInt(SOURCE_PORT) : port, getString(REPLICATION_USER), getPassword(REPLICATION_PASSWORD));
+                port == 0 ? getInt(SOURCE_PORT) : port, getString(REPLICATION_USER), getPassword(REPLICATION_PASSWORD),
+                sourceTls());
     }
 
     public String stateDatabase() {
@@ -398,7 +409,8 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
             } catch (IllegalArgumentException ex) {
                 throw new org.apache.kafka.common.config.ConfigException(key, e, ex.getMessage());
             }
-            out.put(a.name(), new Endpoint(a.host(), a.port(), getString(SOURCE_USER), getPassword(SOURCE_PASSWORD)));
+            out.put(a.name(), new Endpoint(a.host(), a.port(), getString(SOURCE_USER), getPassword(SOURCE_PASSWORD),
+                    sourceTls()));
         }
         return out;
     }
@@ -456,7 +468,8 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
             if (!r.isBlank()) {
                 io.vstream.connect.core.topology.ShardAddress a = io.vstream.connect.core.topology.ShardAddress.parse(
                         "-=" + r.strip());
-                out.add(new Endpoint(a.host(), a.port(), getString(SOURCE_USER), getPassword(SOURCE_PASSWORD)));
+                out.add(new Endpoint(a.host(), a.port(), getString(SOURCE_USER), getPassword(SOURCE_PASSWORD),
+                        sourceTls()));
             }
         }
         return out;
@@ -525,7 +538,10 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
         return getString(RESHARD_DATABASE);
     }
 
-    /** Reshard: each new shard's name and server, with the target credentials (the source's when none are set). */
+    /**
+     * Reshard: each new shard's name and server, with the target credentials and TLS (the source's when no
+     * target.user is set).
+     */
     public java.util.LinkedHashMap<String, Endpoint> reshardTargets() {
         String user = getString(TARGET_USER);
         boolean own = user != null && !user.isBlank();
@@ -533,7 +549,8 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
         for (java.util.Map.Entry<String, Endpoint> e : parseShards(RESHARD_TARGET_SHARDS).entrySet()) {
             Endpoint s = e.getValue();
             out.put(e.getKey(), new Endpoint(s.host(), s.port(), own ? user : getString(SOURCE_USER),
-                    own ? getPassword(TARGET_PASSWORD) : getPassword(SOURCE_PASSWORD)));
+                    own ? getPassword(TARGET_PASSWORD) : getPassword(SOURCE_PASSWORD),
+                    own ? TlsConfig.read(this, "target.") : sourceTls()));
         }
         return out;
     }
@@ -566,7 +583,7 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
     }
 
     /** A server and the credentials to use there (the password is never logged). */
-    public record Endpoint(String host, int port, String user, Password password) {
+    public record Endpoint(String host, int port, String user, Password password, TlsSettings tls) {
         @Override
         public String toString() {
             return host + ":" + port;

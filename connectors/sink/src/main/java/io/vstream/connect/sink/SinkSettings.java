@@ -1,5 +1,6 @@
 package io.vstream.connect.sink;
 
+import io.vstream.connect.core.sql.TlsSettings;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,7 +31,8 @@ record SinkSettings(
         Duration retryMaxDuration,
         String vindex,
         Map<String, String> shardingColumns,
-        String shardingColumnDefault) {
+        String shardingColumnDefault,
+        TlsSettings tls) {
 
     static SinkSettings of(VStreamSinkConnectorConfig c, String connectorName) {
         Map<String, String> targets = new LinkedHashMap<>();
@@ -49,7 +51,7 @@ record SinkSettings(
                 c.getString(VStreamSinkConnectorConfig.TARGET_DATABASE_FORMAT),
                 c.getString(VStreamSinkConnectorConfig.TARGET_TABLE_FORMAT), c.tableCreate(), c.tableEngine(),
                 c.ddlApply(), c.batchMaxRows(), c.retryBackoffInitial(), c.retryBackoffMax(), c.retryMaxDuration(),
-                c.reshardVindex(), c.reshardColumns(), c.reshardColumnDefault());
+                c.reshardVindex(), c.reshardColumns(), c.reshardColumnDefault(), c.targetTls());
     }
 
     /** The server a topic's shard is applied to: its target.topology entry, else target.host:target.port. */
@@ -80,7 +82,7 @@ record SinkSettings(
         return new SinkSettings(mode, ghostMigration, targets, stream, address.substring(0, colon),
                 Integer.parseInt(address.substring(colon + 1)), user, password, connectTimeout, binlog, stateDatabase,
                 databaseFormat, tableFormat, tableCreate, tableEngine, ddlApply, batchMaxRows, backoffInitial,
-                backoffMax, retryMaxDuration, vindex, shardingColumns, shardingColumnDefault);
+                backoffMax, retryMaxDuration, vindex, shardingColumns, shardingColumnDefault, tls);
     }
 
     /** The target.topology entries, {@code <shard>=<host>:<port>}. */

@@ -24,7 +24,7 @@ final class TargetConnections {
         p.setProperty("user", settings.user());
         p.setProperty("password", settings.password());
         p.setProperty("connectTimeout", String.valueOf(settings.connectTimeout().toMillis()));
-        p.setProperty("sslMode", "disable");
+        settings.tls().applyTo(p);
         p.setProperty("useBulkStmts", "true");
         String url = "jdbc:mariadb://" + settings.host() + ":" + settings.port() + "/";
         Connection c;
@@ -33,10 +33,11 @@ final class TargetConnections {
         } catch (SQLException e) {
             if (e.getErrorCode() == 1045) {
                 throw new SQLException("The target " + settings.host() + ":" + settings.port() + " refused user '"
-                        + settings.user() + "': wrong user or password (check target.user and target.password)",
+                        + settings.user() + "': wrong user or password (check target.user and target.password"
+                        + settings.tls().accessDeniedHint("target.") + ")",
                         e.getSQLState(), e.getErrorCode(), e);
             }
-            throw e;
+            throw settings.tls().explain(e, "the target " + settings.host() + ":" + settings.port(), "target.");
         }
         try (Statement st = c.createStatement()) {
             st.execute(io.vstream.connect.core.sql.WriterSession.SET_UTC);

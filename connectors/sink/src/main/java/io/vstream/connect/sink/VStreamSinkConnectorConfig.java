@@ -1,5 +1,6 @@
 package io.vstream.connect.sink;
 
+import io.vstream.connect.core.config.TlsConfig;
 import io.vstream.connect.core.vindex.Vindexes;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -115,6 +116,7 @@ public class VStreamSinkConnectorConfig extends AbstractConfig {
         def.define(CONNECT_TIMEOUT_MS, Type.LONG, 30_000L, ConfigDef.Range.atLeast(1_000), Importance.LOW,
                 "How long to wait for the target to accept a connection.", GROUP_TARGET, ++o, Width.SHORT,
                 "Connect timeout (ms)");
+        o = TlsConfig.define(def, "target.", GROUP_TARGET, o, "the target server (every target.topology server)");
         o = 0;
         def.define(TARGET_DATABASE_FORMAT, Type.STRING, "${db}", new ConfigDef.NonEmptyString(), Importance.MEDIUM,
                 "The target database of a source table: ${db} (the source database) and ${keyspace} are replaced.",
@@ -232,6 +234,11 @@ public class VStreamSinkConnectorConfig extends AbstractConfig {
 
     public String targetUser() {
         return getString(TARGET_USER);
+    }
+
+    /** TLS to the target ({@code target.ssl.*}). */
+    public io.vstream.connect.core.sql.TlsSettings targetTls() {
+        return TlsConfig.read(this, "target.");
     }
 
     public Password targetPassword() {

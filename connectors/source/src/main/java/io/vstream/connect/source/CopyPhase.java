@@ -82,7 +82,7 @@ final class CopyPhase {
         this.stream = stream;
         this.metrics = metrics;
         this.throttler = new ReplicaLagThrottler(shard.name(), copy.throttleReplicas(), copy.maxReplicaLag(),
-                settings.user(), settings.password());
+                settings.user(), settings.password(), settings.tls());
         this.coordinatorThrottle = new CopyThrottle(shard.name(), copy.throttleStateDatabase(), settings.database());
     }
 

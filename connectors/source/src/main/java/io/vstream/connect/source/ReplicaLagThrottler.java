@@ -1,5 +1,6 @@
 package io.vstream.connect.source;
 
+import io.vstream.connect.core.sql.TlsSettings;
 import io.vstream.connect.core.throttle.ReplicaLag;
 import io.vstream.connect.core.topology.ShardAddress;
 import java.sql.Connection;
@@ -22,9 +23,12 @@ final class ReplicaLagThrottler {
     private final String user;
     private final String password;
     private final String shard;
+    private final TlsSettings tls;
 
-    ReplicaLagThrottler(String shard, List<ShardAddress> replicas, Duration maxLag, String user, String password) {
+    ReplicaLagThrottler(String shard, List<ShardAddress> replicas, Duration maxLag, String user, String password,
+                        TlsSettings tls) {
         this.shard = shard;
+        this.tls = tls;
         this.replicas = replicas;
         this.maxLag = maxLag;
         this.user = user;
@@ -63,7 +67,7 @@ final class ReplicaLagThrottler {
     }
 
     private Long measure(ShardAddress replica) {
-        try (Connection c = ShardConnections.open(replica, user, password, 5000)) {
+        try (Connection c = ShardConnections.open(replica, user, password, 5000, tls)) {
             return ReplicaLag.secondsBehind(c);
         } catch (SQLException e) {
             return null;

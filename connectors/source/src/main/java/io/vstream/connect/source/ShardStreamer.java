@@ -254,8 +254,8 @@ final class ShardStreamer implements Runnable {
                         + " wrong server, or the offsets belong to another keyspace");
             }
         } catch (java.sql.SQLException e) {
-            if (e.getErrorCode() == 1045) {
-                throw new FatalStreamException(e.getMessage(), e);
+            if (e.getErrorCode() == 1045 || e instanceof io.vstream.connect.core.sql.TlsHandshakeException) {
+                throw new FatalStreamException(e.getMessage(), e); // no retry gets another password or certificate
             }
             throw e;
         } catch (TableInspector.UncopyableTableException e) {
@@ -319,7 +319,7 @@ final class ShardStreamer implements Runnable {
 
     private Connection connect() throws java.sql.SQLException {
         return ShardConnections.open(shard, settings.user(), settings.password(),
-                (int) settings.connectTimeout().toMillis());
+                (int) settings.connectTimeout().toMillis(), settings.tls());
     }
 
     private CopyPhase.Stream copyStream() {
@@ -394,7 +394,7 @@ final class ShardStreamer implements Runnable {
         c.setGtidSet(committed.gtid().serverFormat());
         c.setGtidSetFallbackToPurged(false);
         c.setUseSendAnnotateRowsEvent(false);
-        c.setSSLMode(com.github.shyiko.mysql.binlog.network.SSLMode.DISABLED);
+        BinlogTls.configure(c, settings.tls());
         c.setEventDeserializer(BinlogDeserializers.create(tm -> streams(tm.getDatabase(), tm.getTable())));
         c.registerEventListener(this::onEventSafely);
         c.registerLifecycleListener(new BinaryLogClient.AbstractLifecycleListener() {

@@ -20,5 +20,6 @@ record StreamSettings(
         TableFilter filter,
         String journalDatabase,
         boolean reshardFallbackCopy,
-        RecordSizeLimit recordSizeLimit) {
+        RecordSizeLimit recordSizeLimit,
+        io.vstream.connect.core.sql.TlsSettings tls) {
 }

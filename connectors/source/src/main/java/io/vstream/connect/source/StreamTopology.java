@@ -57,7 +57,7 @@ final class StreamTopology {
             @Override
             public List<Journal> journals(ShardAddress shard) throws SQLException {
                 try (Connection c = ShardConnections.open(shard, config.user(), config.password().value(),
-                        (int) config.connectTimeout().toMillis())) {
+                        (int) config.connectTimeout().toMillis(), config.tls())) {
                     return JournalTable.read(c, config.journalDatabase(), config.keyspace());
                 }
             }
@@ -65,7 +65,7 @@ final class StreamTopology {
             @Override
             public boolean reachable(ShardAddress shard) {
                 try (Connection c = ShardConnections.open(shard, config.user(), config.password().value(),
-                        (int) config.connectTimeout().toMillis())) {
+                        (int) config.connectTimeout().toMillis(), config.tls())) {
                     return c.isValid(5);
                 } catch (SQLException e) {
                     LOG.info("Shard {} ({}:{}) is not reachable: {}", shard.name(), shard.host(), shard.port(),

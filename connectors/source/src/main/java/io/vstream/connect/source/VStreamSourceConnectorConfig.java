@@ -1,5 +1,7 @@
 package io.vstream.connect.source;
 
+import io.vstream.connect.core.config.TlsConfig;
+import io.vstream.connect.core.sql.TlsSettings;
 import io.vstream.connect.core.topology.ShardAddress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -121,6 +123,8 @@ public class VStreamSourceConnectorConfig extends AbstractConfig {
         def.define(RETRY_MAX_DURATION_MS, Type.LONG, 600_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
                 "How long a shard may stay unreachable before the task fails (and Connect reports it).",
                 GROUP_CONNECTION, ++o, Width.SHORT, "Max retry duration (ms)");
+        o = TlsConfig.define(def, "", GROUP_CONNECTION, o, "every shard's server (and the replicas of"
+                + " throttle.replicas)");
         o = 0;
         def.define(TOPIC_PREFIX, Type.STRING, "vstream", new ConfigDef.NonEmptyString(), Importance.HIGH,
                 "Prefix of the per-shard topics: each shard's ordered log is <prefix>.<keyspace>.<shard>; also the"
@@ -265,6 +269,11 @@ public class VStreamSourceConnectorConfig extends AbstractConfig {
             shards.add(ShardAddress.parse(entry));
         }
         return shards;
+    }
+
+    /** TLS to the shards' servers ({@code ssl.*}). */
+    public TlsSettings tls() {
+        return TlsConfig.read(this, "");
     }
 
     public String user() {

@@ -71,7 +71,7 @@ public class VStreamSourceTask extends SourceTask {
                 config.avroFieldNames(), config.user(), config.password().value(), config.connectTimeout(), config.retryBackoffInitial(),
                 config.retryBackoffMax(), config.retryMaxDuration(), config.heartbeatInterval(),
                 config.maxQueueSize(), config.tableFilter(), config.journalDatabase(), config.reshardFallbackCopy(),
-                RecordSizeLimit.of(config.originals()));
+                RecordSizeLimit.of(config.originals()), config.tls());
         List<Map<String, String>> partitions = new ArrayList<>();
         mine.forEach(s -> partitions.add(OffsetCodec.partition(config.keyspace(), s.name())));
         Map<Map<String, String>, Map<String, Object>> stored = context.offsetStorageReader().offsets(partitions);

@@ -34,6 +34,10 @@ public final class ErrorClassifier {
             throw new IllegalArgumentException("Cannot classify a null failure");
         }
         List<Throwable> chain = chain(failure);
+        Optional<Classification> tls = first(chain, ErrorClassifier::byTls);
+        if (tls.isPresent()) {
+            return tls.get();
+        }
         return first(chain, t -> t instanceof SQLException e && e.getErrorCode() != 0
                 ? MysqlErrorCodes.byVendorCode(e) : Optional.empty())
                 .or(() -> first(chain, t -> t instanceof SQLException e ? MysqlErrorCodes.bySqlState(e)
@@ -55,6 +59,24 @@ public final class ErrorClassifier {
     public static boolean isAccessDenied(Throwable failure) {
         return chain(failure).stream().anyMatch(t -> t instanceof SQLException e
                 && MysqlErrorCodes.ACCESS_DENIED.contains(e.getErrorCode()));
+    }
+
+    /**
+     * A TLS handshake that failed (a certificate the trust does not accept, a server without TLS): a retry meets the
+     * same certificate, so it is fatal, whatever SQLState the driver wraps it in.
+     */
+    private static Optional<Classification> byTls(Throwable t) {
+        String message = t.getMessage() == null ? "" : t.getMessage();
+        if (t instanceof io.vstream.connect.core.sql.TlsHandshakeException) {
+            return Optional.of(Classification.fatal(t.getMessage()));
+        }
+        if (t instanceof javax.net.ssl.SSLHandshakeException || t instanceof java.security.cert.CertificateException
+                || t instanceof java.security.cert.CertPathValidatorException
+                || message.contains("ssl not enabled in the server") || message.contains("PKIX path building failed")) {
+            return Optional.of(Classification.fatal("TLS handshake failed, which a retry cannot change (check the"
+                    + " TLS mode and CA of the connection, and the server's certificate): " + withMessage(t)));
+        }
+        return Optional.empty();
     }
 
     private static Optional<Classification> byType(Throwable t) {

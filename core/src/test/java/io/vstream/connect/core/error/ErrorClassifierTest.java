@@ -194,4 +194,15 @@ class ErrorClassifierTest {
         assertThat(ErrorClassifier.isAccessDenied(sql("08S01", 2003, "Can't connect"))).isFalse();
         assertThat(ErrorClassifier.isAccessDenied(sql("42000", 1067, "Invalid default value for 'dt'"))).isFalse();
     }
+
+    @Test
+    void aFailedTlsHandshakeIsFatalWhateverStateTheDriverGivesIt() {
+        SQLException wrongCa = new java.sql.SQLNonTransientConnectionException("Could not connect", "08000", -1,
+                new javax.net.ssl.SSLHandshakeException("PKIX path building failed"));
+        assertThat(ErrorClassifier.isRetriable(wrongCa)).isFalse();
+        assertThat(ErrorClassifier.classify(wrongCa).reason()).contains("TLS handshake failed");
+        SQLException noTls = new java.sql.SQLNonTransientConnectionException(
+                "(conn=5) Trying to connect with ssl, but ssl not enabled in the server", "08000", -1);
+        assertThat(ErrorClassifier.isRetriable(noTls)).isFalse();
+    }
 }

@@ -82,9 +82,14 @@ public final class MariaDbServer implements AutoCloseable {
         return process.logTail();
     }
 
-    /** A mariadb-java-client URL as root; {@code database} may be null or empty for none. */
+    /**
+     * A mariadb-java-client URL as root; {@code database} may be null or empty for none. To a server with a
+     * certificate ({@link TestCertificates#serverConfig}) it connects with TLS, unverified: the harness is not what the
+     * TLS tests check.
+     */
     public String jdbcUrl(String database) {
-        return "jdbc:mariadb://" + HOST + ":" + port() + "/" + (database == null ? "" : database) + "?user=" + USER;
+        return "jdbc:mariadb://" + HOST + ":" + port() + "/" + (database == null ? "" : database) + "?user=" + USER
+                + (config.tls() ? "&sslMode=trust" : "");
     }
 
     public Connection connect(String database) throws SQLException {

@@ -41,6 +41,11 @@ record ServerConfig(Path datadir, Path socket, int port, long serverId, int gtid
         return datadir.resolve(FILE_NAME);
     }
 
+    /** Whether the server has a certificate ({@code ssl_cert} among its extra lines): clients then use TLS. */
+    boolean tls() {
+        return extraLines.stream().anyMatch(l -> l.replace('-', '_').startsWith("ssl_cert"));
+    }
+
     ServerConfig withPort(int newPort) {
         return new ServerConfig(datadir, socket, newPort, serverId, gtidDomainId, maxConnections, extraLines);
     }
