@@ -2,7 +2,6 @@ package io.vstream.connect.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.vstream.connect.core.event.TopicNames;
 import io.vstream.connect.testsupport.compare.ComparisonResult;
 import io.vstream.connect.testsupport.compare.TableComparator;
 import io.vstream.connect.testsupport.connect.ConnectCluster;
@@ -60,7 +59,6 @@ class AlterCoverageIT {
     @RegisterExtension
     static final MariaDbShards SHARDS = MariaDbShards.builder().count(2).name("AlterCoverageIT").build();
 
-    static final String COORDINATOR_CLASS = "io.vstream.connect.coordinator.VStreamCoordinatorConnector";
     static final int PARALLEL = 3;
     /** Rows per shard before the migration, and the writers' keys per shard (some inserted, some deleted). */
     static final int PRELOAD = 150;
@@ -755,50 +753,16 @@ class AlterCoverageIT {
         void deploy(Case c, boolean postpone) {
             deployCoordinator(c, postpone);
             List<MariaDbServer> servers = SHARDS.servers();
-            connect.deploy(source, SourceConfigs.with(SourceConfigs.keyspace("ks", db, servers, 2),
-                    "table.include.list", table, "heartbeat.interval.ms", "200", "start.mode", "current",
-                    "user", "vstream", "password", DocumentedGrants.PASSWORD));
-            Map<String, String> sinkConfig = SinkConfigs.clone(TopicNames.shardTopic("vs_" + db, "ks", "-80") + ","
-                    + TopicNames.shardTopic("vs_" + db, "ks", "80-"), servers.get(0));
-            sinkConfig.remove("target.host");
-            sinkConfig.put("mode", "ghost");
-            sinkConfig.put("tasks.max", "2");
-            sinkConfig.put("consumer.override.partition.assignment.strategy",
-                    "org.apache.kafka.clients.consumer.RoundRobinAssignor");
-            sinkConfig.put("target.topology", topology());
-            sinkConfig.put("ghost.migration", db);
-            sinkConfig.put("target.user", "vstream_ddl");
-            sinkConfig.put("target.password", DocumentedGrants.PASSWORD);
-            connect.deploy(sink, sinkConfig);
+            connect.deploy(source, OnlineDdlConfigs.source(servers, db, table, false));
+            connect.deploy(sink, OnlineDdlConfigs.ghostSink(servers, db));
         }
 
         void deployCoordinator(Case c, boolean postpone) {
-            Map<String, String> config = new HashMap<>();
-            config.put("connector.class", COORDINATOR_CLASS);
-            config.put("tasks.max", "1");
-            config.put("workflow", "online-ddl");
-            config.put("applier.stream", sink);
-            config.put("status.topic", statusTopic);
-            config.put("shards", topology());
-            config.put("source.user", "vstream_ddl");
-            config.put("source.password", DocumentedGrants.PASSWORD);
-            config.put("ddl.database", db);
-            config.put("ddl.table", table);
-            config.put("ddl.alter", c.alter);
-            config.put("ddl.migration", db);
-            config.put("ddl.prefer.instant", "false");
+            Map<String, String> config = OnlineDdlConfigs.coordinator(SHARDS.servers(), db, table, c.alter, sink,
+                    statusTopic);
             config.put("handoff.postpone", String.valueOf(postpone));
-            config.put("poll.interval.ms", "300");
-            config.put("topic.creation.default.partitions", "1");
-            config.put("topic.creation.default.replication.factor", "1");
             config.putAll(c.config);
             connect.deploy(coordinator, config);
-        }
-
-        private static String topology() {
-            List<MariaDbServer> servers = SHARDS.servers();
-            return "-80=" + servers.get(0).host() + ":" + servers.get(0).port() + ",80-=" + servers.get(1).host()
-                    + ":" + servers.get(1).port();
         }
 
         void delete() {

@@ -2,7 +2,6 @@ package io.vstream.connect.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.vstream.connect.core.event.TopicNames;
 import io.vstream.connect.testsupport.compare.ComparisonResult;
 import io.vstream.connect.testsupport.compare.TableComparator;
 import io.vstream.connect.testsupport.connect.ConnectCluster;
@@ -45,7 +44,6 @@ class OnlineDdlIT {
     @RegisterExtension
     static final MariaDbShards SHARDS = MariaDbShards.builder().count(2).name("OnlineDdlIT").build();
 
-    static final String COORDINATOR_CLASS = "io.vstream.connect.coordinator.VStreamCoordinatorConnector";
     static ConnectCluster connect;
 
     @BeforeAll
@@ -928,15 +926,12 @@ class OnlineDdlIT {
         }
 
         void deploy(String alter, Map<String, String> extra, Map<String, String> sourceExtra) {
-            List<MariaDbServer> servers = SHARDS.servers();
             Map<String, String> c = coordinatorConfig(alter, statusTopic);
             c.putAll(extra);
             connect.deploy(coordinator, c);
             // the server copy (default) needs only the changes from the source; the stream copy, the source's copy
-            boolean streamCopy = "stream".equals(c.get("ddl.copy.method"));
-            Map<String, String> sourceConfig = SourceConfigs.with(SourceConfigs.keyspace("ks", db, servers, 2),
-                    "table.include.list", table, "heartbeat.interval.ms", "200", "start.mode",
-                    streamCopy ? "copy" : "current", "user", "vstream", "password", DocumentedGrants.PASSWORD);
+            Map<String, String> sourceConfig = OnlineDdlConfigs.source(SHARDS.servers(), db, table,
+                    "stream".equals(c.get("ddl.copy.method")));
             sourceConfig.putAll(sourceExtra);
             connect.deploy(source, sourceConfig);
             deploySink(Map.of());
@@ -944,26 +939,7 @@ class OnlineDdlIT {
 
         /** The coordinator's configuration, with the documented account; its status records go to {@code topic}. */
         Map<String, String> coordinatorConfig(String alter, String topic) {
-            List<MariaDbServer> servers = SHARDS.servers();
-            String topology = "-80=" + servers.get(0).host() + ":" + servers.get(0).port() + ",80-="
-                    + servers.get(1).host() + ":" + servers.get(1).port();
-            Map<String, String> c = new HashMap<>();
-            c.put("connector.class", COORDINATOR_CLASS);
-            c.put("tasks.max", "1");
-            c.put("workflow", "online-ddl");
-            c.put("applier.stream", sink);
-            c.put("status.topic", topic);
-            c.put("shards", topology);
-            c.put("source.user", "vstream_ddl");
-            c.put("source.password", DocumentedGrants.PASSWORD);
-            c.put("ddl.database", db);
-            c.put("ddl.table", table);
-            c.put("ddl.alter", alter);
-            c.put("ddl.migration", db);
-            c.put("poll.interval.ms", "300");
-            c.put("ddl.prefer.instant", "false"); // these tests copy (their ALTERs could run instantly)
-            c.put("topic.creation.default.partitions", "1");
-            c.put("topic.creation.default.replication.factor", "1");
+            Map<String, String> c = OnlineDdlConfigs.coordinator(SHARDS.servers(), db, table, alter, sink, topic);
             if (watched) {
                 c.put("watch.connect.url", connect.restUrl());
                 c.put("watch.connectors", source + "," + sink);
@@ -972,21 +948,7 @@ class OnlineDdlIT {
         }
 
         void deploySink(Map<String, String> extra) {
-            List<MariaDbServer> servers = SHARDS.servers();
-            String topology = "-80=" + servers.get(0).host() + ":" + servers.get(0).port() + ",80-="
-                    + servers.get(1).host() + ":" + servers.get(1).port();
-            Map<String, String> sinkConfig = SinkConfigs.clone(TopicNames.shardTopic("vs_" + db, "ks", "-80") + ","
-                    + TopicNames.shardTopic("vs_" + db, "ks", "80-"), servers.get(0));
-            sinkConfig.remove("target.host");
-            sinkConfig.put("mode", "ghost");
-            sinkConfig.put("tasks.max", "2"); // one applier task per shard's log
-            sinkConfig.put("consumer.override.partition.assignment.strategy",
-                    "org.apache.kafka.clients.consumer.RoundRobinAssignor");
-            sinkConfig.put("target.topology", topology);
-            sinkConfig.put("ghost.migration", db);
-            sinkConfig.put("target.binlog", "on"); // the ghost table's writes replicate like the table's
-            sinkConfig.put("target.user", "vstream_ddl");
-            sinkConfig.put("target.password", DocumentedGrants.PASSWORD);
+            Map<String, String> sinkConfig = OnlineDdlConfigs.ghostSink(SHARDS.servers(), db);
             sinkConfig.putAll(extra);
             connect.deploy(sink, sinkConfig);
         }

@@ -33,8 +33,6 @@ class TlsIT {
     static final MariaDbShards SERVERS = MariaDbShards.builder().count(2).name("TlsIT")
             .extraConfig(CERTS.serverConfig()).build();
 
-    static final String COORDINATOR_CLASS = "io.vstream.connect.coordinator.VStreamCoordinatorConnector";
-
     static ConnectCluster connect;
 
     @BeforeAll
@@ -97,46 +95,16 @@ class TlsIT {
             s.execute(db, "CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(40))",
                     "INSERT INTO t SELECT seq * 2 + " + i + ", MD5(seq) FROM seq_1_to_300");
         }
-        String topology = "-80=" + shards.get(0).host() + ":" + shards.get(0).port() + ",80-="
-                + shards.get(1).host() + ":" + shards.get(1).port();
         String coordinator = "tls-ddl-" + db;
         String src = "tls-ddl-src-" + db;
         String sink = "tls-ddl-sink-" + db;
         String status = "tls-ddl-status-" + db;
-        Map<String, String> c = new HashMap<>();
-        c.put("connector.class", COORDINATOR_CLASS);
-        c.put("tasks.max", "1");
-        c.put("workflow", "online-ddl");
-        c.put("applier.stream", sink);
-        c.put("status.topic", status);
-        c.put("shards", topology);
-        c.put("source.user", "vstream_ddl");
-        c.put("source.password", DocumentedGrants.PASSWORD);
-        c.put("ddl.database", db);
-        c.put("ddl.table", "t");
-        c.put("ddl.alter", "ADD COLUMN note VARCHAR(20) NULL, MODIFY v VARCHAR(64)");
-        c.put("ddl.migration", db);
-        c.put("poll.interval.ms", "300");
-        c.put("ddl.prefer.instant", "false");
-        c.put("topic.creation.default.partitions", "1");
-        c.put("topic.creation.default.replication.factor", "1");
+        Map<String, String> c = OnlineDdlConfigs.coordinator(shards, db, "t",
+                "ADD COLUMN note VARCHAR(20) NULL, MODIFY v VARCHAR(64)", sink, status);
         c.putAll(tls("source.", "verify-ca", CERTS.ca().toString()));
-        Map<String, String> sourceConfig = SourceConfigs.with(SourceConfigs.keyspace("ks", db, shards, 2),
-                "table.include.list", "t", "start.mode", "current", "user", "vstream", "password",
-                DocumentedGrants.PASSWORD);
+        Map<String, String> sourceConfig = OnlineDdlConfigs.source(shards, db, "t", false);
         sourceConfig.putAll(tls("", "verify-ca", CERTS.ca().toString()));
-        Map<String, String> sinkConfig = SinkConfigs.clone(TopicNames.shardTopic("vs_" + db, "ks", "-80") + ","
-                + TopicNames.shardTopic("vs_" + db, "ks", "80-"), shards.get(0));
-        sinkConfig.remove("target.host");
-        sinkConfig.put("mode", "ghost");
-        sinkConfig.put("tasks.max", "2");
-        sinkConfig.put("consumer.override.partition.assignment.strategy",
-                "org.apache.kafka.clients.consumer.RoundRobinAssignor");
-        sinkConfig.put("target.topology", topology);
-        sinkConfig.put("ghost.migration", db);
-        sinkConfig.put("target.binlog", "on");
-        sinkConfig.put("target.user", "vstream_ddl");
-        sinkConfig.put("target.password", DocumentedGrants.PASSWORD);
+        Map<String, String> sinkConfig = OnlineDdlConfigs.ghostSink(shards, db);
         sinkConfig.putAll(tls("target.", "verify-ca", CERTS.ca().toString()));
         try {
             connect.deploy(coordinator, c);
