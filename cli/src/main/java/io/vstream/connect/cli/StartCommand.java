@@ -82,6 +82,16 @@ final class StartCommand implements Callable<Integer> {
                 description = "Override or add a key of one connector (role source, sink or coordinator); repeatable.")
         List<String> overrides = new ArrayList<>();
 
+        @Option(names = "--ssl-mode", paramLabel = "MODE",
+                description = "TLS to every server of the workflow: disable, trust, verify-ca or verify-full (default:"
+                        + " the connectors' own, disable); see docs/tls.md.")
+        String sslMode;
+
+        @Option(names = "--ssl-ca", paramLabel = "FILE",
+                description = "The PEM file of the CA that signed the servers' certificates, at this path on every"
+                        + " worker (for verify-ca and verify-full).")
+        String sslCa;
+
         @Option(names = "--dry-run", description = "Print the configurations (passwords masked) and deploy nothing.")
         boolean dryRun;
 
@@ -91,7 +101,7 @@ final class StartCommand implements Callable<Integer> {
         WorkflowConfigs.Common common() {
             return new WorkflowConfigs.Common(name, statusTopic, topicPrefix, replicationFactor,
                     WorkflowConfigs.overrides(overrides), watchUrl == null || watchUrl.isBlank() ? cluster.connectUrl
-                    : watchUrl);
+                    : watchUrl, new WorkflowConfigs.Tls(sslMode, sslCa));
         }
 
         String password() {

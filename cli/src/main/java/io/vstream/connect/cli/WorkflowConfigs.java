@@ -26,13 +26,33 @@ public final class WorkflowConfigs {
      * REST URL through which the coordinator watches the workflow's source and sink.
      */
     public record Common(String name, String statusTopic, String topicPrefix, String replicationFactor,
-                         Map<Role, Map<String, String>> overrides, String watchUrl) {
+                         Map<Role, Map<String, String>> overrides, String watchUrl, Tls tls) {
         public Common {
             overrides = overrides == null ? Map.of() : overrides;
+            tls = tls == null ? Tls.NONE : tls;
+        }
+
+        public Common(String name, String statusTopic, String topicPrefix, String replicationFactor,
+                      Map<Role, Map<String, String>> overrides, String watchUrl) {
+            this(name, statusTopic, topicPrefix, replicationFactor, overrides, watchUrl, Tls.NONE);
         }
 
         String prefix() {
             return topicPrefix == null || topicPrefix.isBlank() ? name : topicPrefix;
+        }
+    }
+
+    /**
+     * {@code --ssl-mode} and {@code --ssl-ca}: the TLS of every connection of the workflow (its servers share a CA),
+     * written into each connector's keys for the servers it reaches (docs/tls.md); none set: the connectors'
+     * default ({@code disable}).
+     */
+    public record Tls(String mode, String ca) {
+        public static final Tls NONE = new Tls(null, null);
+
+        void putInto(Map<String, String> config, String prefix) {
+            putIfSet(config, prefix + "ssl.mode", mode);
+            putIfSet(config, prefix + "ssl.ca", ca);
         }
     }
 
@@ -280,6 +300,10 @@ public final class WorkflowConfigs {
                                                   Map<String, String> sink) {
         coord.put("watch.connect.url", c.watchUrl());
         coord.put("watch.connectors", sourceName(c.name()) + "," + sinkName(c.name()));
+        c.tls().putInto(coord, "source.");
+        c.tls().putInto(coord, "target.");
+        c.tls().putInto(source, "");
+        c.tls().putInto(sink, "target.");
         coord.putAll(c.overrides().getOrDefault(Role.COORDINATOR, Map.of()));
         source.putAll(c.overrides().getOrDefault(Role.SOURCE, Map.of()));
         sink.putAll(c.overrides().getOrDefault(Role.SINK, Map.of()));

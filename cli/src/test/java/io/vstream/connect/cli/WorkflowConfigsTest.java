@@ -109,6 +109,23 @@ class WorkflowConfigsTest {
     }
 
     @Test
+    void theTlsOptionsReachEveryConnectionsKeysAndSetStillWins() {
+        List<ConnectorConfig> cs = WorkflowConfigs.clone(new WorkflowConfigs.Clone(new WorkflowConfigs.Common(
+                "c", "s", null, "1", WorkflowConfigs.overrides(List.of("sink:target.ssl.mode=verify-ca")),
+                "http://localhost:8083", new WorkflowConfigs.Tls("verify-full", "/etc/vstream/ca.pem")), "ks", "db",
+                Endpoints.hostPort("--source", "h:1"), Endpoints.hostPort("--target", "h:2"), null, "u", "p", null,
+                null, "admin", "ap", "repl", "rp", null, true));
+        assertThat(cs.get(0).config()).containsEntry("source.ssl.mode", "verify-full")
+                .containsEntry("source.ssl.ca", "/etc/vstream/ca.pem").containsEntry("target.ssl.mode", "verify-full");
+        assertThat(cs.get(1).config()).containsEntry("ssl.mode", "verify-full")
+                .containsEntry("ssl.ca", "/etc/vstream/ca.pem");
+        assertThat(cs.get(2).config()).containsEntry("target.ssl.mode", "verify-ca")
+                .containsEntry("target.ssl.ca", "/etc/vstream/ca.pem");
+        List<ConnectorConfig> plain = WorkflowConfigs.onlineDdl(onlineDdl(Map.of()));
+        assertThat(plain).allSatisfy(c -> assertThat(c.config().keySet()).noneMatch(k -> k.contains("ssl.")));
+    }
+
+    @Test
     void overridesGoToTheirRoleOnly() {
         var o = WorkflowConfigs.overrides(List.of("coordinator:poll.interval.ms=300", "sink:retry.backoff.max.ms=2000",
                 "source:table.include.list=orders|items"));
