@@ -107,6 +107,10 @@ public class VStreamSinkTask extends SinkTask {
         if (!partitions.isEmpty()) {
             context.resume(partitions.toArray(new TopicPartition[0]));
         }
+        // A new applier starts as RUN: it must learn the control in force (a PAUSE, a STOP_AT of a cut-over's
+        // checksum) before it applies anything, or it runs past the point the coordinator stopped the stream at
+        // (AlterCoverageIT saw a rebalance during a checksum slice carry the ghost beyond the slice's position).
+        nextControlRead = 0;
     }
 
     @Override
@@ -331,6 +335,7 @@ public class VStreamSinkTask extends SinkTask {
             long applied = a.open();
             needsRecovery.remove(tp);
             rewind(tp, a);
+            nextControlRead = 0; // the control is read again before the next record is applied (see open)
             LOG.info("{}: recovered; the target holds up to offset {}", tp, applied);
             return false; // the records of this put() are before or after the rewind point: take them again
         } catch (PartitionApplier.AwaitingPlan e) {
