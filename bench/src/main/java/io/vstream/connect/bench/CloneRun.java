@@ -37,6 +37,9 @@ final class CloneRun {
     static final String SINK_CLASS = "io.vstream.connect.sink.VStreamSinkConnector";
     static final String STATE_DATABASE = "_vstream";
     static final long POLL_MS = 100;
+    /** The examples whose record format and client tuning the connectors deploy with. */
+    static final String SOURCE_EXAMPLE = "clone-source.json";
+    static final String SINK_EXAMPLE = "clone-sink.json";
 
     private final ConnectProcesses connect;
     private final CloneTarget target;
@@ -62,10 +65,11 @@ final class CloneRun {
     Map<String, String> sourceConfig() {
         Map<String, String> c = sourceConfig.baseConfig(target.database(), target.table());
         c.put("start.mode", "copy");
+        c.putAll(ExampleTuning.of(SOURCE_EXAMPLE));
         return c;
     }
 
-    /** The sink connector's configuration (the topic is added per run): config-examples/clone-sink.json's settings. */
+    /** The sink connector's configuration (the topic is added per run), with config-examples/clone-sink.json's tuning. */
     Map<String, String> sinkConfig() {
         MariaDbServer t = target.server();
         Map<String, String> c = new HashMap<>();
@@ -80,11 +84,7 @@ final class CloneRun {
         c.put("table.create", "true");
         c.put("table.engine", "InnoDB");
         c.put("state.database", STATE_DATABASE);
-        c.put("consumer.override.max.poll.records", "2000");
-        c.put("key.converter", "org.apache.kafka.connect.json.JsonConverter");
-        c.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
-        c.put("key.converter.schemas.enable", "true");
-        c.put("value.converter.schemas.enable", "true");
+        c.putAll(ExampleTuning.of(SINK_EXAMPLE));
         return c;
     }
 

@@ -62,11 +62,13 @@ final class CloneScenario {
                     + String.join(", ", Bench.SHARD_CONFIG) + "), empty at the start of every run: after each run"
                     + " the cloned database and the sink's state database (" + CloneRun.STATE_DATABASE + ") are"
                     + " dropped, once no client is connected to either server");
-            settings.put("us", "the source connector (start.mode=copy, tasks.max=1, copy.* defaults) and the sink"
-                    + " connector (mode=clone, tasks.max=1, table.engine=InnoDB, target.binlog=off,"
-                    + " consumer.override.max.poll.records=2000 as in config-examples/clone-sink.json, other settings"
-                    + " default) deployed together, JsonConverter with schemas on both (the sink needs schemas; "
-                    + "--converter does not apply); timed from the first deploy until the target's "
+            settings.put("us", "the source connector (start.mode=copy, tasks.max=1, copy.* defaults; from"
+                    + " config-examples/" + CloneRun.SOURCE_EXAMPLE + ": "
+                    + ExampleTuning.describe(ExampleTuning.of(CloneRun.SOURCE_EXAMPLE)) + ") and the sink"
+                    + " connector (mode=clone, tasks.max=1, table.engine=InnoDB, target.binlog=off, other settings"
+                    + " default; from config-examples/" + CloneRun.SINK_EXAMPLE + ": "
+                    + ExampleTuning.describe(ExampleTuning.of(CloneRun.SINK_EXAMPLE)) + ") deployed together, as the"
+                    + " examples deploy them (--converter does not apply); timed from the first deploy until the target's "
                     + CloneRun.STATE_DATABASE + ".applied row of the stream says the copy has completed and its"
                     + " position contains the source's (the updated_at of that row, polled every " + CloneRun.POLL_MS
                     + " ms); then the target table's COUNT(*) and BIT_XOR(CRC32(CONCAT_WS(...))) over all columns"

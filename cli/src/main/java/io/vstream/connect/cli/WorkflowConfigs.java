@@ -122,6 +122,7 @@ public final class WorkflowConfigs {
         source.put("topic.creation.default.partitions", "1");
         source.put("topic.creation.default.replication.factor", c.replicationFactor());
         producerBatching(source);
+        compactRecords(source);
 
         List<String> topics = new ArrayList<>();
         w.shards().keySet().forEach(s -> topics.add(TopicNames.shardTopic(c.prefix(), w.keyspace(), s)));
@@ -130,6 +131,7 @@ public final class WorkflowConfigs {
         sink.put("tasks.max", String.valueOf(topics.size())); // one applier task per shard
         sink.put("topics", String.join(",", topics));
         sink.put("mode", "ghost");
+        compactRecords(sink);
         sink.put("ghost.migration", c.name());
         sink.put("target.topology", topology);
         sink.put("target.user", w.user());
@@ -187,6 +189,7 @@ public final class WorkflowConfigs {
         source.put("topic.creation.default.partitions", "1");
         source.put("topic.creation.default.replication.factor", c.replicationFactor());
         producerBatching(source);
+        compactRecords(source);
         source.put("exactly.once.support", "requested");
         source.put("transaction.boundary", "connector");
 
@@ -195,6 +198,7 @@ public final class WorkflowConfigs {
         sink.put("tasks.max", "1");
         sink.put("topics", TopicNames.shardTopic(c.prefix(), w.keyspace(), "-"));
         sink.put("mode", "clone");
+        compactRecords(sink);
         sink.put("target.host", w.target().host());
         sink.put("target.port", String.valueOf(w.target().port()));
         sink.put("target.user", applierUser);
@@ -253,6 +257,7 @@ public final class WorkflowConfigs {
         source.put("topic.creation.default.partitions", "1");
         source.put("topic.creation.default.replication.factor", c.replicationFactor());
         producerBatching(source);
+        compactRecords(source);
 
         List<String> topics = new ArrayList<>();
         w.from().keySet().forEach(shard -> topics.add(TopicNames.shardTopic(c.prefix(), w.keyspace(), shard)));
@@ -261,6 +266,7 @@ public final class WorkflowConfigs {
         sink.put("tasks.max", String.valueOf(w.from().size()));
         sink.put("topics", String.join(",", topics));
         sink.put("mode", "reshard");
+        compactRecords(sink);
         sink.put("target.topology", to);
         sink.put("target.user", w.user());
         sink.put("target.password", w.password());
@@ -281,6 +287,19 @@ public final class WorkflowConfigs {
      * The producer settings docs/benchmarks.md measured at about 4x the default's rate: large batches, a short linger,
      * lz4 (a record with its schema is ~3 KB of JSON).
      */
+    /**
+     * The workflow stream's compact record format on a source or sink: JsonConverter without schemas (a row record of
+     * ~0.3 KB instead of ~3 KB), the sink typing each row by the row schema its table's FIELD record carries
+     * (docs/sink.md, "Record format"). Set on the connector, so the worker's converter (often with schemas, for CDC)
+     * stays as it is.
+     */
+    private static void compactRecords(Map<String, String> connector) {
+        connector.put("key.converter", "org.apache.kafka.connect.json.JsonConverter");
+        connector.put("key.converter.schemas.enable", "false");
+        connector.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
+        connector.put("value.converter.schemas.enable", "false");
+    }
+
     private static void producerBatching(Map<String, String> source) {
         source.put("producer.override.batch.size", "1048576");
         source.put("producer.override.linger.ms", "20");

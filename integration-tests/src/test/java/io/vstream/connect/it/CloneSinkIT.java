@@ -97,10 +97,12 @@ class CloneSinkIT {
                 .transactionsPerSecond(100).duration(Duration.ofSeconds(30)).failOnError(false).seed(5).build()) {
             load.createTables().preload(20_000);
             load.start();
-            connect.deploy(sourceName, SourceConfigs.with(SourceConfigs.keyspace("ks", db, List.of(src), 1),
-                    "copy.max.rows.per.second", "15000", "copy.chunk.max.rows", "3000"));
-            connect.deploy(sinkName, SourceConfigs.with(SinkConfigs.clone(topic, target()),
-                    "table.engine", "InnoDB"));
+            // the compact record format, as the workflow configs deploy a clone: a task that resumes past a table's
+            // FIELD record (the worker lost, the target restarted) types its rows by the row schemas it stored
+            connect.deploy(sourceName, CompactFormat.on(SourceConfigs.with(SourceConfigs.keyspace("ks", db,
+                    List.of(src), 1), "copy.max.rows.per.second", "15000", "copy.chunk.max.rows", "3000")));
+            connect.deploy(sinkName, CompactFormat.on(SourceConfigs.with(SinkConfigs.clone(topic, target()),
+                    "table.engine", "InnoDB")));
             connect.awaitRunning(sinkName, 1, Duration.ofSeconds(60));
             Thread.sleep(3_000);
             connect.removeWorkerRunning(sinkName, 0); // during the copy
@@ -149,6 +151,9 @@ class CloneSinkIT {
                             + " AND FIND_IN_SET('😀', tags) > 0")).isGreaterThan(10_000L);
             assertThat(target().queryString(db, "SELECT ENGINE FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?"
                     + " AND TABLE_NAME = 'accounts'", db)).isEqualTo("InnoDB");
+            assertThat(target().queryLong("_vstream", "SELECT COUNT(DISTINCT source_table) FROM row_schemas"
+                    + " WHERE stream = ? AND topic = ?", sinkName, topic)).as("the row schemas the sink stored")
+                    .isEqualTo(3L);
             // nothing the applier wrote reached the target's own binlog
             assertThat(target().gtidBinlogPos()).isEqualTo(targetGtids);
             // the applier's metrics over JMX (the embedded workers run in this JVM)

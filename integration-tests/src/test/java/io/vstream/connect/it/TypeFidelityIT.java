@@ -68,7 +68,15 @@ class TypeFidelityIT {
     @Test
     void cloneCarriesEveryCellExactly() throws Exception {
         Outcome o = new Outcome("clone");
-        clone(FidelityMatrix.ALL_TYPES, o);
+        clone(FidelityMatrix.ALL_TYPES, o, true);
+        o.assertExact();
+    }
+
+    /** The same clone with every record carrying its schema (the worker's JsonConverter with schemas). */
+    @Test
+    void cloneWithSchemasInEveryRecordCarriesEveryCellExactly() throws Exception {
+        Outcome o = new Outcome("clone, records with schemas");
+        clone(FidelityMatrix.ALL_TYPES, o, false);
         o.assertExact();
     }
 
@@ -115,13 +123,14 @@ class TypeFidelityIT {
     /** A small matrix through clone, reshard and an online ALTER (adding a column), all compared, then asserted. */
     private static void throughEveryWorkflow(FidelityMatrix m) throws Exception {
         Outcome o = new Outcome(m.table);
-        clone(m, o);
+        clone(m, o, true);
         reshard(m, o);
         onlineDdl(m, "fid_ddl_" + m.table, "ADD COLUMN extra_col INT NULL", o);
         o.assertExact();
     }
 
-    private static void clone(FidelityMatrix m, Outcome o) throws Exception {
+    /** {@code compact}: the workflow configs' compact format ({@link CompactFormat}), else records with schemas. */
+    private static void clone(FidelityMatrix m, Outcome o, boolean compact) throws Exception {
         MariaDbServer target = SERVERS.server(1);
         String db = SERVERS.freshDatabase("fid_clone");
         target.execute("mysql", "DROP DATABASE `" + db + "`"); // the clone target starts empty
@@ -133,10 +142,12 @@ class TypeFidelityIT {
         String sinkName = "fid-clone-sink-" + db;
         String workflow = "clone " + m.table;
         try {
-            connect.deploy(sourceName, SourceConfigs.with(SourceConfigs.keyspace("ks", db, List.of(source()), 1),
-                    "user", "vstream", "password", DocumentedGrants.PASSWORD));
-            connect.deploy(sinkName, SourceConfigs.with(SinkConfigs.clone(topic, target),
-                    "target.user", "vstream_applier", "target.password", DocumentedGrants.PASSWORD));
+            Map<String, String> src = SourceConfigs.with(SourceConfigs.keyspace("ks", db, List.of(source()), 1),
+                    "user", "vstream", "password", DocumentedGrants.PASSWORD);
+            Map<String, String> sink = SourceConfigs.with(SinkConfigs.clone(topic, target),
+                    "target.user", "vstream_applier", "target.password", DocumentedGrants.PASSWORD);
+            connect.deploy(sourceName, compact ? CompactFormat.on(src) : src);
+            connect.deploy(sinkName, compact ? CompactFormat.on(sink) : sink);
             watch.awaitCopied(topic, o.failures(workflow), sourceName, sinkName);
             writeAfterCopyBegan(m, db);
             watch.awaitApplied(target, sinkName, topic, o.failures(workflow), sourceName);
@@ -166,9 +177,9 @@ class TypeFidelityIT {
         String sinkName = "fid-rs-sink-" + db;
         String workflow = "reshard " + m.table;
         try {
-            connect.deploy(sourceName, SourceConfigs.with(SourceConfigs.keyspace("ks", db, List.of(source()), 1),
-                    "user", "vstream", "password", DocumentedGrants.PASSWORD));
-            Map<String, String> sink = SinkConfigs.clone(topic, source());
+            connect.deploy(sourceName, CompactFormat.on(SourceConfigs.with(SourceConfigs.keyspace("ks", db,
+                    List.of(source()), 1), "user", "vstream", "password", DocumentedGrants.PASSWORD)));
+            Map<String, String> sink = CompactFormat.on(SinkConfigs.clone(topic, source()));
             sink.remove("target.host");
             sink.remove("target.port");
             sink.put("mode", "reshard");
@@ -239,10 +250,11 @@ class TypeFidelityIT {
             coordinator.put("topic.creation.default.partitions", "1");
             coordinator.put("topic.creation.default.replication.factor", "1");
             connect.deploy(coordinatorName, coordinator);
-            connect.deploy(sourceName, SourceConfigs.with(SourceConfigs.keyspace("ks", db, List.of(shard), 1),
-                    "table.include.list", m.table, "heartbeat.interval.ms", "200", "start.mode", "current",
-                    "user", "vstream", "password", DocumentedGrants.PASSWORD));
-            Map<String, String> sink = SinkConfigs.clone(TopicNames.shardTopic("vs_" + db, "ks", "-"), shard);
+            connect.deploy(sourceName, CompactFormat.on(SourceConfigs.with(SourceConfigs.keyspace("ks", db,
+                    List.of(shard), 1), "table.include.list", m.table, "heartbeat.interval.ms", "200", "start.mode",
+                    "current", "user", "vstream", "password", DocumentedGrants.PASSWORD)));
+            Map<String, String> sink = CompactFormat.on(SinkConfigs.clone(TopicNames.shardTopic("vs_" + db, "ks",
+                    "-"), shard));
             sink.remove("target.host");
             sink.remove("target.port");
             sink.put("mode", "ghost");

@@ -40,6 +40,8 @@ final class PartitionApplier implements Applier {
     private final StateStore state;
     private final TargetTables tables;
     private final ControlStore controlStore;
+    private final RowSchemaStore schemaStore;
+    private final RowSchemas rowSchemas = new RowSchemas();
     private MigrationPlans.Plan plan; // ghost mode
     private RowOwnership ownership; // reshard into a new shard wider than this log's old shard
     private Connection conn;
@@ -107,6 +109,7 @@ final class PartitionApplier implements Applier {
         this.state = new StateStore(settings.stateDatabase(), settings.stream(), topic, partition);
         this.tables = new TargetTables(this.settings, connections);
         this.controlStore = new ControlStore(settings.stateDatabase(), settings.stream());
+        this.schemaStore = new RowSchemaStore(settings.stateDatabase(), settings.stream(), topic, partition);
     }
 
     /**
@@ -127,6 +130,7 @@ final class PartitionApplier implements Applier {
         try (Connection ddl = connections.open()) {
             ddl.setAutoCommit(true);
             StateStore.ensure(ddl, settings.stateDatabase());
+            RowSchemaStore.ensure(ddl, settings.stateDatabase());
         }
         writer = new RowWriter(conn, serial ? 1 : settings.batchMaxRows());
         if (settings.ghost()) {
@@ -137,6 +141,10 @@ final class PartitionApplier implements Applier {
             }
         }
         StateStore.Applied applied = state.load(conn);
+        rowSchemas.forget();
+        for (RowSchemaStore.Entry e : schemaStore.load(conn)) {
+            rowSchemas.learn(e.sourceTable(), e.fieldOffset(), e.rowSchemaJson());
+        }
         conn.commit();
         copyState.clear();
         copyCompleted = false;
@@ -202,13 +210,18 @@ final class PartitionApplier implements Applier {
 
     /** The command stored on this target, without putting it in force. */
     ControlStore.Control fetchControl() throws SQLException {
+        return controlStore.read(controlConnection());
+    }
+
+    /** The autocommit connection of the control channel (and the row schemas), opened when needed. */
+    private Connection controlConnection() throws SQLException {
         if (controlConn == null || !controlConn.isValid(2)) {
             closeControl();
             controlConn = connections.open();
             controlConn.setAutoCommit(true);
             ControlStore.ensure(controlConn, settings.stateDatabase());
         }
-        return controlStore.read(controlConn);
+        return controlConn;
     }
 
     /** Puts a command in force (reshard: the most restrictive of all new shards' commands). */
@@ -223,13 +236,7 @@ final class PartitionApplier implements Applier {
     @Override
     public void reportFailure(String reason) {
         try {
-            if (controlConn == null || !controlConn.isValid(2)) {
-                closeControl();
-                controlConn = connections.open();
-                controlConn.setAutoCommit(true);
-                ControlStore.ensure(controlConn, settings.stateDatabase());
-            }
-            controlStore.fail(controlConn, reason);
+            controlStore.fail(controlConnection(), reason);
         } catch (SQLException e) {
             LOG.warn("{}-{}: cannot record the failure for the coordinator ({})", topic, partition, e.toString());
         }
@@ -336,9 +343,10 @@ final class PartitionApplier implements Applier {
             throw new ConnectException("Record at " + topic + "-" + partition + "@" + record.kafkaOffset() + " has no "
                     + EventHeaders.EVENT + " header: this sink applies the logs of the vstream source connector");
         }
+        record = rowSchemas.typed(record, type);
         if (!(record.value() instanceof Struct value)) {
             throw new ConnectException("Record at " + topic + "-" + partition + "@" + record.kafkaOffset()
-                    + " has no structured value: the sink needs schemas (value.converter with schemas enabled)");
+                    + " has no value: every record of the source's log has one");
         }
         if (type != EventType.ROW && type != EventType.FIELD && type != EventType.LASTPK && chunkTable != null) {
             abandonChunk(); // copy rows not closed by their LASTPK: that chunk is copied again later
@@ -359,6 +367,7 @@ final class PartitionApplier implements Applier {
         }
         switch (type) {
             case FIELD -> {
+                learnRowSchema(record, value);
                 if (plan == null) {
                     tables.define(value);
                 } else if (plan.table().equals(value.getString("table"))) {
@@ -391,6 +400,24 @@ final class PartitionApplier implements Applier {
             default -> throw new IllegalStateException("unhandled " + type);
         }
         return true;
+    }
+
+    /**
+     * Keeps the row schema a FIELD record announces, for the records of its table that come without schemas: in
+     * memory, and on the target when it changed (see {@link RowSchemaStore}).
+     */
+    private void learnRowSchema(SinkRecord record, Struct field) throws SQLException {
+        String json = field.schema().field("row_schema") == null ? null : field.getString("row_schema");
+        String table = field.getString("table");
+        if (rowSchemas.learn(table, record.kafkaOffset(), json)) {
+            schemaStore.save(controlConnection(), new RowSchemaStore.Entry(table, record.kafkaOffset(), json));
+        }
+    }
+
+    /** The record with a typed value ({@link RowSchemas#typed}); a record without an event header as it is. */
+    SinkRecord typed(SinkRecord record) {
+        EventType type = EventType.fromHeader(header(record, EventHeaders.EVENT));
+        return type == null ? record : rowSchemas.typed(record, type);
     }
 
     private void begin(String gtid) throws SQLException {

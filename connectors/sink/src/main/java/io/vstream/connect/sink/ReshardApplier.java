@@ -118,6 +118,8 @@ final class ReshardApplier implements Applier {
         if (record.kafkaOffset() <= appliedOffset()) {
             return true; // every new shard holds it
         }
+        // typed by the least advanced new shard: it applies every record from here, so its schemas are those in force
+        record = least().typed(record);
         PartitionApplier.RowScope[] scopes = scopes(record);
         for (int i = 0; i < lanes.size(); i++) {
             if (!lanes.get(i).apply(record, poison, scopes[i])) {

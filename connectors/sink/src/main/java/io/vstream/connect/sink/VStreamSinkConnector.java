@@ -183,8 +183,13 @@ public class VStreamSinkConnector extends SinkConnector {
     private static void writeOffset(SinkSettings settings, SinkSettings target, Map.Entry<TopicPartition, Long> e) {
         try (Connection c = new TargetConnections(target).open()) {
             StateStore.ensure(c, settings.stateDatabase());
+            RowSchemaStore.ensure(c, settings.stateDatabase());
             StateStore.overwriteOffset(c, settings.stateDatabase(), settings.stream(), e.getKey().topic(),
                     e.getKey().partition(), e.getValue());
+            if (e.getValue() == null) {
+                RowSchemaStore.clear(c, settings.stateDatabase(), settings.stream(), e.getKey().topic(),
+                        e.getKey().partition());
+            }
             c.commit();
         } catch (SQLException ex) {
             throw new ConnectException("Could not write the new offset of " + e.getKey() + " to the target's state ("

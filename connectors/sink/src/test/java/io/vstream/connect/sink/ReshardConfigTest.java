@@ -115,7 +115,8 @@ class ReshardConfigTest {
         List<String> problems = new ArrayList<>();
         for (String key : config.keySet()) {
             if (!VStreamSinkConnectorConfig.CONFIG_DEF.names().contains(key) && !connect.names().contains(key)
-                    && !key.startsWith("consumer.override.")) {
+                    && !key.startsWith("consumer.override.") && !key.startsWith("key.converter.")
+                    && !key.startsWith("value.converter.")) { // a converter's own settings, passed to it
                 problems.add(key + ": neither the connector nor Kafka Connect defines this key");
             }
         }

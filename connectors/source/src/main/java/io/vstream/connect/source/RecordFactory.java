@@ -65,7 +65,8 @@ final class RecordFactory {
 
     SourceRecord field(TableDecoder table, String createTable, ShardGtid offset, long tsMs) {
         return control(EventType.FIELD, table.table().table(), ControlEvents.FIELD,
-                ControlEvents.field(keyspace, shard, table.table(), createTable, tsMs), offset, tsMs);
+                ControlEvents.field(keyspace, shard, table.table(), createTable,
+                        table.envelopeSchema().field(RowEnvelope.AFTER).schema(), tsMs), offset, tsMs);
     }
 
     SourceRecord begin(String gtid, ShardGtid offset, long tsMs) {

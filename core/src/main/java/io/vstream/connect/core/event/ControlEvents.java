@@ -32,6 +32,7 @@ public final class ControlEvents {
             .field("key_columns", SchemaBuilder.array(Schema.STRING_SCHEMA).build())
             .field("create_table", Schema.OPTIONAL_STRING_SCHEMA)
             .field("ts_ms", Schema.INT64_SCHEMA)
+            .field("row_schema", Schema.OPTIONAL_STRING_SCHEMA)
             .build();
 
     public static final Schema BEGIN = SchemaBuilder.struct().name(NS + "Begin")
@@ -119,10 +120,31 @@ public final class ControlEvents {
     }
 
     /**
-     * A FIELD value; {@code createTable} is the source's {@code SHOW CREATE TABLE} when the FIELD was emitted (the
-     * current definition, which matches the rows for a stream that is not far behind), or null.
+     * The schema of a control event's value, by its type ({@code null} for ROW, whose schema is its table's: the
+     * FIELD record's {@code row_schema}). A JOURNAL record on a shard's topic has the {@link #JOURNAL} schema.
      */
-    public static Struct field(String keyspace, String shard, TableDef table, String createTable, long tsMs) {
+    public static Schema schemaOf(EventType type) {
+        return switch (type) {
+            case FIELD -> FIELD;
+            case ROW -> null;
+            case BEGIN -> BEGIN;
+            case COMMIT -> COMMIT;
+            case DDL -> DDL;
+            case VGTID, HEARTBEAT -> POSITION;
+            case LASTPK -> LASTPK;
+            case COPY_COMPLETED -> COPY_COMPLETED;
+            case JOURNAL -> JOURNAL;
+        };
+    }
+
+    /**
+     * A FIELD value; {@code createTable} is the source's {@code SHOW CREATE TABLE} when the FIELD was emitted (the
+     * current definition, which matches the rows for a stream that is not far behind), or null; {@code rowSchema} is the
+     * Connect schema of the table's row images ({@code before}/{@code after}), written as {@link SchemaJson}, so that a
+     * consumer of records without schemas can type them.
+     */
+    public static Struct field(String keyspace, String shard, TableDef table, String createTable, Schema rowSchema,
+                               long tsMs) {
         List<Struct> columns = new ArrayList<>(table.columns().size());
         for (ColumnDef c : table.columns()) {
             columns.add(new Struct(COLUMN_SCHEMA)
@@ -138,7 +160,8 @@ public final class ControlEvents {
                 .put("db", table.database()).put("table", table.table())
                 .put("columns", columns).put("key_columns", table.keyColumns())
                 .put("create_table", createTable)
-                .put("ts_ms", tsMs);
+                .put("ts_ms", tsMs)
+                .put("row_schema", rowSchema == null ? null : SchemaJson.write(rowSchema));
     }
 
     public static Struct begin(String keyspace, String shard, String gtid, long tsMs, long epoch) {

@@ -1,5 +1,11 @@
 package io.vstream.connect.testsupport.connect;
 
+import io.vstream.connect.core.event.ControlEvents;
+import io.vstream.connect.core.event.EventHeaders;
+import io.vstream.connect.core.event.EventType;
+import io.vstream.connect.core.event.RowEnvelope;
+import io.vstream.connect.core.event.SchemaJson;
+import io.vstream.connect.core.event.SchemalessValues;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -10,7 +16,9 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
+import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaAndValue;
+import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.json.JsonConverter;
 import org.apache.kafka.connect.util.clusters.EmbeddedKafkaCluster;
 
@@ -40,9 +48,12 @@ public final class TopicReader {
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, readCommitted ? "read_committed" : "read_uncommitted");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000");
-        JsonConverter keys = converter(true);
-        JsonConverter values = converter(false);
+        JsonConverter keys = converter(true, true);
+        JsonConverter values = converter(false, true);
+        JsonConverter keysSchemaless = converter(true, false);
+        JsonConverter valuesSchemaless = converter(false, false);
         List<Decoded> out = new ArrayList<>();
+        Map<String, Schema> rowSchemas = new HashMap<>(); // compact records: each table's, from its last FIELD
         try (KafkaConsumer<byte[], byte[]> consumer = kafka.createConsumer(props)) {
             TopicPartition tp = new TopicPartition(topic, 0);
             consumer.assign(List.of(tp));
@@ -59,17 +70,53 @@ public final class TopicReader {
                         headers.put(h.key(), h.value() == null ? null : new String(h.value(),
                                 java.nio.charset.StandardCharsets.UTF_8));
                     }
-                    out.add(new Decoded(r.topic(), r.offset(), keys.toConnectData(topic, r.key()),
-                            values.toConnectData(topic, r.value()), headers));
+                    out.add(new Decoded(r.topic(), r.offset(), decode(keys, keysSchemaless, topic, r.key()),
+                            typed(decode(values, valuesSchemaless, topic, r.value()), headers, rowSchemas), headers));
                 }
             }
         }
         return out;
     }
 
-    private static JsonConverter converter(boolean isKey) {
+    /**
+     * A record as its converter wrote it: with its schema (the worker's default), or without (the compact format of the
+     * workflow configs: a map, see docs/sink.md) when it carries none.
+     */
+    private static SchemaAndValue decode(JsonConverter withSchemas, JsonConverter schemaless, String topic,
+                                         byte[] bytes) {
+        try {
+            return withSchemas.toConnectData(topic, bytes);
+        } catch (org.apache.kafka.connect.errors.DataException e) {
+            return schemaless.toConnectData(topic, bytes);
+        }
+    }
+
+    /**
+     * A compact record's value typed as the sink types it (docs/sink.md, "Record format"): a control event by its
+     * fixed schema, a ROW by the row schema of its table's last FIELD record read before it; other values as they are.
+     */
+    private static SchemaAndValue typed(SchemaAndValue value, Map<String, String> headers,
+                                        Map<String, Schema> rowSchemas) {
+        EventType type = EventType.fromHeader(headers.get(EventHeaders.EVENT));
+        if (!(value.value() instanceof Map<?, ?> map) || type == null) {
+            return value;
+        }
+        Schema schema = type == EventType.ROW ? rowSchemas.get(headers.get(EventHeaders.TABLE))
+                : ControlEvents.schemaOf(type);
+        if (schema == null) {
+            return value;
+        }
+        Struct struct = SchemalessValues.toStruct(schema, map);
+        if (type == EventType.FIELD && struct.getString("row_schema") != null) {
+            rowSchemas.put(struct.getString("table"),
+                    RowEnvelope.schema("compact", SchemaJson.read(struct.getString("row_schema"))));
+        }
+        return new SchemaAndValue(schema, struct);
+    }
+
+    private static JsonConverter converter(boolean isKey, boolean schemas) {
         JsonConverter c = new JsonConverter();
-        c.configure(Map.of("schemas.enable", "true", "decimal.format", "NUMERIC"), isKey);
+        c.configure(Map.of("schemas.enable", String.valueOf(schemas), "decimal.format", "NUMERIC"), isKey);
         return c;
     }
 }

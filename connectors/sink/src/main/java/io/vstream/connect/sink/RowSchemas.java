@@ -1,0 +1,115 @@
+package io.vstream.connect.sink;
+
+import io.vstream.connect.core.event.ControlEvents;
+import io.vstream.connect.core.event.EventHeaders;
+import io.vstream.connect.core.event.EventType;
+import io.vstream.connect.core.event.RowEnvelope;
+import io.vstream.connect.core.event.SchemaJson;
+import io.vstream.connect.core.event.SchemalessValues;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.sink.SinkRecord;
+
+/**
+ * Types the records of one partition's log that arrive without schemas (the source and sink with JsonConverter and
+ * {@code schemas.enable=false}, the compact workflow format of docs/sink.md): a control event by its fixed schema, a
+ * row change by the row schema its table's last FIELD record announced ({@code row_schema}). Records that carry their
+ * schema pass through untouched. Pure logic; {@link RowSchemaStore} keeps what it learned across restarts.
+ */
+final class RowSchemas {
+    private static final String ENVELOPE = "io.vstream.connect.SchemalessEnvelope";
+
+    /** A table's row schema from the offset of the FIELD record that announced it on. */
+    private record Known(String json, Schema envelope) {
+    }
+
+    /** Per source table, its schemas by the offset of their FIELD record: a record is typed by the last one before it. */
+    private final Map<String, TreeMap<Long, Known>> tables = new HashMap<>();
+
+    /**
+     * Learns a table's row schema from the FIELD record at {@code fieldOffset} ({@code rowSchemaJson} null: the record
+     * has none, written by a source before FIELD records carried it); returns whether it differs from the schema in
+     * force at that offset (and so must be stored).
+     */
+    boolean learn(String table, long fieldOffset, String rowSchemaJson) {
+        if (rowSchemaJson == null) {
+            return false;
+        }
+        TreeMap<Long, Known> history = tables.computeIfAbsent(table, t -> new TreeMap<>());
+        Map.Entry<Long, Known> before = history.floorEntry(fieldOffset);
+        if (before != null && before.getValue().json().equals(rowSchemaJson)) {
+            return false;
+        }
+        Schema row;
+        try {
+            row = SchemaJson.read(rowSchemaJson);
+        } catch (IllegalArgumentException e) {
+            throw new ConnectException("The FIELD record of table " + table + " carries a row schema this sink cannot"
+                    + " read: " + e.getMessage(), e);
+        }
+        history.put(fieldOffset, new Known(rowSchemaJson, RowEnvelope.schema(ENVELOPE, row)));
+        return true;
+    }
+
+    /** Forgets everything learned (before reloading what the target holds). */
+    void forget() {
+        tables.clear();
+    }
+
+    private Schema envelope(String table, long offset) {
+        TreeMap<Long, Known> history = table == null ? null : tables.get(table);
+        Map.Entry<Long, Known> e = history == null ? null : history.lowerEntry(offset);
+        return e == null ? null : e.getValue().envelope();
+    }
+
+    /**
+     * The record with a typed ({@link Struct}) value: itself when its value is a Struct already or null, else its
+     * schemaless value rebuilt with its event's schema. A ROW of a table whose FIELD record has not come, a value that
+     * does not fit its schema, or a schemaless record that turns out to carry a schema envelope stop the task with the
+     * record's position and the fix.
+     */
+    SinkRecord typed(SinkRecord record, EventType type) {
+        Object value = record.value();
+        if (value == null || value instanceof Struct) {
+            return record;
+        }
+        String at = record.topic() + "-" + record.kafkaPartition() + "@" + record.kafkaOffset();
+        if (!(value instanceof Map<?, ?> map)) {
+            throw new ConnectException("Record at " + at + " has a value of type " + value.getClass().getSimpleName()
+                    + ": the sink reads the source's records through a converter that gives structs (JsonConverter with"
+                    + " schemas, Avro) or maps (JsonConverter with schemas.enable=false)");
+        }
+        if (map.size() == 2 && map.containsKey("schema") && map.containsKey("payload")) {
+            throw new ConnectException("Record at " + at + " carries its schema, but the sink's value converter reads"
+                    + " it without schemas: set value.converter.schemas.enable=true on the sink, or false on the source"
+                    + " too (the two must match)");
+        }
+        Schema schema;
+        String table = null;
+        if (type == EventType.ROW) {
+            table = PartitionApplier.header(record, EventHeaders.TABLE);
+            schema = envelope(table, record.kafkaOffset());
+            if (schema == null) {
+                throw new ConnectException("Row of table " + table + " at " + at + " has no schema and no FIELD record"
+                        + " carrying its row schema came before it in this log: records without schemas need a source"
+                        + " of this version or later (its FIELD records carry row_schema); otherwise set"
+                        + " value.converter.schemas.enable=true on the source and the sink");
+            }
+        } else {
+            schema = ControlEvents.schemaOf(type);
+        }
+        Struct typed;
+        try {
+            typed = SchemalessValues.toStruct(schema, map);
+        } catch (IllegalArgumentException | org.apache.kafka.connect.errors.DataException e) {
+            throw new ConnectException("Record at " + at + " (" + type + (table == null ? "" : " of table " + table)
+                    + ") does not fit its schema: " + e.getMessage(), e);
+        }
+        return record.newRecord(record.topic(), record.kafkaPartition(), record.keySchema(), record.key(), schema,
+                typed, record.timestamp(), record.headers());
+    }
+}
