@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.sink.SinkRecord;
@@ -22,6 +23,15 @@ import org.apache.kafka.connect.sink.SinkRecord;
  */
 final class RowSchemas {
     private static final String ENVELOPE = "io.vstream.connect.SchemalessEnvelope";
+    /**
+     * The part of a row's {@code source} block the sink reads (to find a table that came without its FIELD record);
+     * its other fields are left untyped, which halves the work of typing a row.
+     */
+    private static final Schema SOURCE = SchemaBuilder.struct().name("io.vstream.connect.SinkSource").optional()
+            .field("db", Schema.OPTIONAL_STRING_SCHEMA)
+            .field("keyspace", Schema.OPTIONAL_STRING_SCHEMA)
+            .field("table", Schema.OPTIONAL_STRING_SCHEMA)
+            .build();
 
     /** A table's row schema from the offset of the FIELD record that announced it on. */
     private record Known(String json, Schema envelope) {
@@ -51,8 +61,19 @@ final class RowSchemas {
             throw new ConnectException("The FIELD record of table " + table + " carries a row schema this sink cannot"
                     + " read: " + e.getMessage(), e);
         }
-        history.put(fieldOffset, new Known(rowSchemaJson, RowEnvelope.schema(ENVELOPE, row)));
+        history.put(fieldOffset, new Known(rowSchemaJson, envelope(row)));
         return true;
+    }
+
+    /** The envelope of a row change as the sink reads it: the images, the operation and the source's names. */
+    private static Schema envelope(Schema row) {
+        return SchemaBuilder.struct().name(ENVELOPE)
+                .field(RowEnvelope.BEFORE, row)
+                .field(RowEnvelope.AFTER, row)
+                .field(RowEnvelope.SOURCE, SOURCE)
+                .field(RowEnvelope.OP, Schema.STRING_SCHEMA)
+                .field(RowEnvelope.TS_MS, Schema.OPTIONAL_INT64_SCHEMA)
+                .build();
     }
 
     /** Forgets everything learned (before reloading what the target holds). */

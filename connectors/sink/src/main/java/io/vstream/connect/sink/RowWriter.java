@@ -23,17 +23,28 @@ import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.Struct;
 
 /**
- * Writes row changes to the target by key, in JDBC batches of consecutive rows that share a statement: an upsert of
- * the full image ({@code INSERT ... ON DUPLICATE KEY UPDATE}) for creates and updates, a delete by key, and the
- * replacement of a copy chunk's key range (delete the range, insert the chunk). A replayed change therefore never
- * corrupts data. Statements are tagged {@code /* vstream-connect:sink * /} for the processlist.
+ * Writes row changes to the target by key: an upsert of the full image ({@code INSERT ... ON DUPLICATE KEY UPDATE})
+ * for creates and updates, a delete by key, and the replacement of a copy chunk's key range (delete the range, insert
+ * the chunk). A replayed change therefore never corrupts data. Consecutive inserts or upserts of one table with the same
+ * columns become one multi-row statement (up to {@code batchMax} rows and about {@value #STATEMENT_BYTES} bytes of
+ * values: the server applies its rows in order, as it would the single statements); consecutive deletes go in one JDBC
+ * batch. Statements are tagged {@code /* vstream-connect:sink * /} for the processlist.
  */
 final class RowWriter {
+    /** A multi-row statement closes once its values pass about this many bytes (max_allowed_packet is larger). */
+    static final int STATEMENT_BYTES = 1 << 20;
+    /** The most placeholders in one statement (the protocol allows 65,535). */
+    private static final int MAX_PLACEHOLDERS = 30_000;
+
     private final Connection conn;
     private final int batchMax;
     private String pendingSql;
     private PreparedStatement pending;
     private int pendingRows;
+    // rows of the pending multi-row INSERT (pendingSql is its single-row form), bound when it is sent
+    private Insert pendingInsert;
+    private final List<Struct> insertRows = new ArrayList<>();
+    private long insertBytes;
     /** Per row image about to be written: its cells the image's values do not carry exactly. */
     private final Map<Struct, InvalidCells> invalidCells = new IdentityHashMap<>();
     private Boolean mariaDb; // the target's flavor, read once
@@ -68,10 +79,10 @@ final class RowWriter {
                 updates.add(q + " = VALUES(" + q + ")");
             }
         }
-        String sql = "INSERT " + (updates.isEmpty() ? "IGNORE " : "") + "INTO " + t.qualified() + " ("
-                + String.join(", ", cols) + ") VALUES (" + String.join(", ", values) + ")"
-                + (updates.isEmpty() ? "" : " ON DUPLICATE KEY UPDATE " + String.join(", ", updates));
-        write(sql, t, row);
+        write(new Insert("INSERT " + (updates.isEmpty() ? "IGNORE " : "") + "INTO " + t.qualified() + " ("
+                + String.join(", ", cols) + ") VALUES ", "(" + String.join(", ", values) + ")",
+                updates.isEmpty() ? "" : " ON DUPLICATE KEY UPDATE " + String.join(", ", updates), values.size(), t),
+                row);
     }
 
     void insert(TargetTable t, Struct row) throws SQLException {
@@ -85,20 +96,69 @@ final class RowWriter {
             cols.add(SqlIdentifiers.quote(target));
             values.add(RowValues.isGeometry(f.schema()) ? "ST_GeomFromWKB(?, ?)" : "?");
         }
-        write("INSERT INTO " + t.qualified() + " (" + String.join(", ", cols) + ") VALUES ("
-                + String.join(", ", values) + ")", t, row);
+        write(new Insert("INSERT INTO " + t.qualified() + " (" + String.join(", ", cols) + ") VALUES ",
+                "(" + String.join(", ", values) + ")", "", values.size(), t), row);
     }
 
-    /** Batches the row's statement, or runs it alone without the strict modes when the row needs that. */
-    private void write(String sql, TargetTable t, Struct row) throws SQLException {
+    /**
+     * An INSERT of one table's rows: {@code head}, one {@code tuple} of placeholders per row, {@code tail}; its
+     * single-row form names it (two rows with the same single-row form go in one statement).
+     */
+    private record Insert(String head, String tuple, String tail, int placeholders, TargetTable table) {
+        String sql(int rows) {
+            StringBuilder b = new StringBuilder(head.length() + rows * (tuple.length() + 2) + tail.length())
+                    .append(head);
+            for (int i = 0; i < rows; i++) {
+                b.append(i == 0 ? "" : ", ").append(tuple);
+            }
+            return b.append(tail).toString();
+        }
+
+        String singleRow() {
+            return head + tuple + tail;
+        }
+    }
+
+    /**
+     * Adds the row to the pending multi-row statement (sent when another statement comes, at a size bound, or at
+     * {@link #flush()}), or runs it alone without the strict modes when the row needs that.
+     */
+    private void write(Insert insert, Struct row) throws SQLException {
         InvalidCells cells = invalidCells.isEmpty() ? null : invalidCells.get(row);
         if (cells != null && cells.needsRelaxedMode()) {
-            writeRelaxed(sql, t, row, cells);
+            writeRelaxed(insert.singleRow(), insert.table(), row, cells);
             return;
         }
-        PreparedStatement ps = statement(sql);
-        bindRow(ps, 1, t, row);
-        add(ps);
+        String sql = insert.singleRow();
+        if (pendingInsert == null || !sql.equals(pendingSql)) {
+            flush();
+            pendingInsert = insert;
+            pendingSql = sql;
+        }
+        insertRows.add(row);
+        insertBytes += RowValues.approximateBytes(row);
+        int rowsMax = Math.max(1, Math.min(batchMax, MAX_PLACEHOLDERS / Math.max(1, insert.placeholders())));
+        if (insertRows.size() >= rowsMax || insertBytes >= STATEMENT_BYTES) {
+            sendInsert();
+        }
+    }
+
+    /** Sends the pending multi-row INSERT. */
+    private void sendInsert() throws SQLException {
+        if (insertRows.isEmpty()) {
+            return;
+        }
+        Insert insert = pendingInsert;
+        try (PreparedStatement ps = conn.prepareStatement(SqlTag.tag("sink", insert.sql(insertRows.size())))) {
+            int next = 1;
+            for (Struct row : insertRows) {
+                next = bindRow(ps, next, insert.table(), row);
+            }
+            ps.executeUpdate();
+        } finally {
+            insertRows.clear();
+            insertBytes = 0;
+        }
     }
 
     /**
@@ -273,7 +333,8 @@ final class RowWriter {
         invalidCells.clear();
     }
 
-    private void bindRow(PreparedStatement ps, int first, TargetTable t, Struct row) throws SQLException {
+    /** Binds the row's values from placeholder {@code first} on; returns the next placeholder's index. */
+    private int bindRow(PreparedStatement ps, int first, TargetTable t, Struct row) throws SQLException {
         InvalidCells cells = invalidCells.isEmpty() ? null : invalidCells.remove(row);
         Map<String, String> texts = cells == null ? null : cells.temporals();
         int i = first;
@@ -299,10 +360,11 @@ final class RowWriter {
             }
             ValueBinder.bind(ps, i++, sql);
         }
+        return i;
     }
 
     private PreparedStatement statement(String sql) throws SQLException {
-        if (!sql.equals(pendingSql)) {
+        if (pendingInsert != null || !sql.equals(pendingSql)) {
             flush();
             pending = conn.prepareStatement(SqlTag.tag("sink", sql));
             pendingSql = sql;
@@ -320,6 +382,14 @@ final class RowWriter {
 
     /** Sends what is batched. */
     void flush() throws SQLException {
+        if (pendingInsert != null) {
+            try {
+                sendInsert();
+            } finally {
+                pendingInsert = null;
+                pendingSql = null;
+            }
+        }
         if (pending != null) {
             try {
                 if (pendingRows > 0) {
@@ -336,6 +406,9 @@ final class RowWriter {
 
     /** Drops what is batched (after a rollback). */
     void discard() {
+        pendingInsert = null;
+        insertRows.clear();
+        insertBytes = 0;
         if (pending != null) {
             try {
                 pending.close();

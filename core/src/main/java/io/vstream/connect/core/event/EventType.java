@@ -28,6 +28,8 @@ public enum EventType {
     /** A reshard switch: the participants' final positions and the new shards' start positions. */
     JOURNAL;
 
+    private static final EventType[] VALUES = values();
+
     /** The header value, e.g. {@code "ROW"}. */
     public String headerValue() {
         return name();
@@ -37,6 +39,11 @@ public enum EventType {
     public static EventType fromHeader(String value) {
         if (value == null) {
             return null;
+        }
+        for (EventType t : VALUES) {
+            if (t.name().equals(value)) {
+                return t; // the source's own spelling: no copy of the text
+            }
         }
         try {
             return valueOf(value.trim().toUpperCase(Locale.ROOT));

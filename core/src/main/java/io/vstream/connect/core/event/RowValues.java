@@ -119,4 +119,27 @@ public final class RowValues {
         buf.get(out);
         return out;
     }
+
+    /**
+     * About how many bytes a row image's values take in a statement (text and binary values by their length, other
+     * values 8): what bounds a multi-row statement.
+     */
+    public static long approximateBytes(Struct row) {
+        long bytes = 0;
+        for (org.apache.kafka.connect.data.Field f : row.schema().fields()) {
+            Object v = row.get(f);
+            if (v instanceof String s) {
+                bytes += s.length();
+            } else if (v instanceof byte[] b) {
+                bytes += b.length;
+            } else if (v instanceof ByteBuffer b) {
+                bytes += b.remaining();
+            } else if (v instanceof Struct s) {
+                bytes += approximateBytes(s);
+            } else {
+                bytes += 8;
+            }
+        }
+        return bytes;
+    }
 }
