@@ -16,6 +16,11 @@ final class CopyScenario {
     static final double TARGET = 1.0;
     /** Issue #9 sets no target against Debezium's snapshot: as fast is shown. */
     static final double TARGET_DEBEZIUM = 1.0;
+    /** Issue #14's targets for the copy as the workflows deploy it: 0.25x mariadb-dump, 1.5x Debezium's snapshot. */
+    static final double TARGET_WORKFLOW = 0.25;
+    static final double TARGET_WORKFLOW_DEBEZIUM = 1.5;
+    /** The example whose record format and producer tuning the workflow-format rounds deploy (a clone's copy). */
+    static final String WORKFLOW_EXAMPLE = "clone-source.json";
 
     private final MariaDbShards shards;
     private final BenchOptions options;
@@ -83,12 +88,51 @@ final class CopyScenario {
                     + " snapshot, 1.0 (as fast) is shown");
             String title = String.format("%,d rows copied from one table of one shard", rows);
             plots.chart("copy", "rows");
-            return List.of(new ScenarioResult("copy", title, "rows", "vstream-source copy phase (Connect worker, Kafka)",
+            List<ScenarioResult> out = new java.util.ArrayList<>(List.of(new ScenarioResult("copy", title, "rows", "vstream-source copy phase (Connect worker, Kafka)",
                     "mariadb-dump", TARGET, ScenarioResult.Goal.RATE, settings, runs.warmups, runs.pairs),
                     new ScenarioResult("copy vs Debezium", title, "rows",
                             "vstream-source copy phase (Connect worker, Kafka)",
                             "Debezium MariaDB connector initial snapshot (embedded engine)", TARGET_DEBEZIUM,
-                            ScenarioResult.Goal.RATE, dbzSettings, runs.warmups2, runs.pairs2));
+                            ScenarioResult.Goal.RATE, dbzSettings, runs.warmups2, runs.pairs2)));
+            if (options.sourceProps().isEmpty() && options.converter().equals("json-schemas")) {
+                out.addAll(workflowFormat(ours, config, dump, debezium, table, rows, settings, dbzSettings, title));
+            }
+            return out;
         }
+    }
+
+    /**
+     * The same rounds once more (no warm-up: the worker is warm) with the record format and producer tuning a
+     * workflow's source deploys with (config-examples/{@value #WORKFLOW_EXAMPLE}: JsonConverter without schemas, the
+     * producer batching and compressing): the copy phase as clones and reshards run it.
+     */
+    private List<ScenarioResult> workflowFormat(SourceRun ours, Map<String, String> config, MariaDbDump dump,
+                                                DebeziumPeer debezium, BenchTable table, int rows,
+                                                Map<String, String> settings, Map<String, String> dbzSettings,
+                                                String title) throws Exception {
+        Map<String, String> tuning = ExampleTuning.of(WORKFLOW_EXAMPLE);
+        Map<String, String> workflow = new java.util.HashMap<>(config);
+        workflow.putAll(tuning);
+        Alternation runs = Alternation.run("copy workflow", "rows", ScenarioResult.Goal.RATE, 0, options.pairs(),
+                () -> ours.run(workflow, ShardLogWatcher.End.copyCompleted(), true, ShardLogWatcher.Result::copyRows,
+                        rows, options.runTimeout()),
+                () -> dump.timed(table.database(), table.table(), rows, options.runTimeout()),
+                () -> debezium.snapshot(table.database(), table.table(), rows, options.runTimeout()));
+        String what = "the same as copy's us but with config-examples/" + WORKFLOW_EXAMPLE + "'s record format and"
+                + " producer: " + ExampleTuning.describe(tuning) + "; run after copy's rounds in the same worker, no"
+                + " warm-up";
+        Map<String, String> a = new LinkedHashMap<>(settings);
+        a.put("us", a.get("us") + "; " + what);
+        a.put("ROW record size", ours.bytesPerRow() + " bytes (key and value as serialized, average)");
+        Map<String, String> b = new LinkedHashMap<>(dbzSettings);
+        b.put("us", b.get("us") + "; " + what);
+        b.put("ROW record size", a.get("ROW record size"));
+        return List.of(new ScenarioResult("copy, workflow format", title, "rows",
+                        "vstream-source copy phase, workflow format (Connect worker, Kafka)", "mariadb-dump",
+                        TARGET_WORKFLOW, ScenarioResult.Goal.RATE, a, List.of(), runs.pairs),
+                new ScenarioResult("copy vs Debezium, workflow format", title, "rows",
+                        "vstream-source copy phase, workflow format (Connect worker, Kafka)",
+                        "Debezium MariaDB connector initial snapshot (embedded engine)", TARGET_WORKFLOW_DEBEZIUM,
+                        ScenarioResult.Goal.RATE, b, List.of(), runs.pairs2));
     }
 }
