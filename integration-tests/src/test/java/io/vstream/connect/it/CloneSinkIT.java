@@ -211,6 +211,63 @@ class CloneSinkIT {
         connect.delete(sourceName);
     }
 
+    /**
+     * The coordinator's second line of defense against a target beyond its snapshot: a STOP_AT whose position lacks
+     * transactions the applier already wrote is acknowledged as passed (with the position the target holds), never as
+     * held; back on RUN, the applier goes on.
+     */
+    @Test
+    void aStopPositionTheApplierIsAlreadyPastIsAcknowledgedAsPassed() throws Exception {
+        String db = SERVERS.freshDatabase();
+        target().execute("mysql", "DROP DATABASE `" + db + "`");
+        source().execute(db, "CREATE TABLE t (id INT PRIMARY KEY, v INT)", "INSERT INTO t VALUES (0, 0)");
+        String sourceName = "passed-src-" + db;
+        String sinkName = "passed-sink-" + db;
+        String topic = TopicNames.shardTopic("vs_" + db, "ks", "-");
+        try {
+            connect.deploy(sourceName, CompactFormat.on(SourceConfigs.keyspace("ks", db, List.of(source()), 1)));
+            connect.deploy(sinkName, CompactFormat.on(SinkConfigs.clone(topic, target())));
+            awaitApplied(db, sinkName, topic, Duration.ofSeconds(120));
+            String before = "MariaDB/" + source().gtidBinlogPos();
+            source().execute(db, "INSERT INTO t VALUES (1, 1)", "UPDATE t SET v = 2 WHERE id = 1");
+            awaitApplied(db, sinkName, topic, Duration.ofSeconds(120));
+            String held = target().queryString("_vstream", "SELECT position FROM applied WHERE stream = ?", sinkName);
+
+            // what the coordinator writes (ApplierChannel.command); the sink created the table when it started
+            target().execute("_vstream", "INSERT INTO control (stream, command, stop_at) VALUES ('" + sinkName
+                    + "', 'STOP_AT', '" + before + "') ON DUPLICATE KEY UPDATE command = VALUES(command),"
+                    + " stop_at = VALUES(stop_at), acked_command = NULL, acked_position = NULL");
+            String ack = awaitAck(sinkName);
+            assertThat(ack).as("the acknowledgement of a stop position the applier is past").isEqualTo("PASSED_STOP");
+            String acked = target().queryString("_vstream", "SELECT acked_position FROM control WHERE stream = ?",
+                    sinkName);
+            assertThat(GtidPosition.parse(acked).contains(GtidPosition.parse(held)))
+                    .as("the acknowledged position %s is the one the target holds (%s)", acked, held).isTrue();
+
+            target().execute("_vstream", "UPDATE control SET command = 'RUN', stop_at = NULL, acked_command = NULL,"
+                    + " acked_position = NULL WHERE stream = '" + sinkName + "'");
+            source().execute(db, "INSERT INTO t VALUES (3, 3)");
+            awaitApplied(db, sinkName, topic, Duration.ofSeconds(120));
+            assertThat(target().queryLong(db, "SELECT COUNT(*) FROM t")).isEqualTo(3L);
+        } finally {
+            connect.delete(sinkName);
+            connect.delete(sourceName);
+        }
+    }
+
+    private static String awaitAck(String stream) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (System.nanoTime() < deadline) {
+            String ack = target().queryString("_vstream", "SELECT IFNULL(MAX(acked_command), '') FROM control"
+                    + " WHERE stream = ?", stream);
+            if (!ack.isEmpty()) {
+                return ack;
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("the applier did not acknowledge the command in 60 s: " + connect.status(stream));
+    }
+
     /** Waits until the target's applied position holds the source's current position. */
     private static void awaitApplied(String db, String sinkName, String topic, Duration timeout) throws Exception {
         GtidPosition wanted = GtidPosition.parse("MariaDB/" + source().gtidBinlogPos());

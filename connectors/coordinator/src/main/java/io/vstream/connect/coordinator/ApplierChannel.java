@@ -28,6 +28,10 @@ final class ApplierChannel {
     record Ack(String command, String position) {
     }
 
+    /** The sink's acknowledgement of a {@code STOP_AT} it had already gone past (sink {@code ControlStore}). */
+    static final String PASSED_STOP = "PASSED_STOP";
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ApplierChannel.class);
+
     private final String stateDb;
     private final String stream;
 
@@ -154,13 +158,21 @@ final class ApplierChannel {
 
     /**
      * Waits until the applier acknowledges {@code command} (and, with a position, holds at least it); {@code null}
-     * when it does not within {@code timeout}.
+     * when it does not within {@code timeout}, or at once when it acknowledges a {@code STOP_AT} as passed (it had
+     * applied a transaction beyond the position before it read it: the target cannot be held at that position).
      */
     Ack awaitAck(Connection target, String command, String position, java.time.Duration timeout)
             throws SQLException, InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
             Ack ack = ack(target);
+            if (ack != null && ack.command().equals(PASSED_STOP) && command.equals("STOP_AT")) {
+                // the applier had applied past the position before it read the command: the target does not hold
+                // exactly that position, so this attempt cannot use it; the caller's next attempt takes a new one
+                LOG.warn("Stream {}: the applier was already past the stop position {} when it read it (it holds {});"
+                        + " this attempt is abandoned", stream, position, ack.position());
+                return null;
+            }
             if (ack != null && ack.command().equals(command) && (position == null || ack.position() != null
                     && io.vstream.connect.core.position.GtidPosition.parse(ack.position())
                     .contains(io.vstream.connect.core.position.GtidPosition.parse(position)))) {

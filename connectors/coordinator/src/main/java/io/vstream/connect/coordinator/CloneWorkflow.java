@@ -203,16 +203,7 @@ final class CloneWorkflow implements Workflow {
 
     private ApplierChannel.Ack awaitAck(Connection target, String command, String position)
             throws SQLException, InterruptedException {
-        long deadline = System.nanoTime() + config.stopTimeout().toNanos();
-        while (System.nanoTime() < deadline) {
-            ApplierChannel.Ack ack = applier.ack(target);
-            if (ack != null && ack.command().equals(command)
-                    && (position == null || ack.position() != null && reached(ack.position(), position))) {
-                return ack;
-            }
-            Thread.sleep(200);
-        }
-        return null;
+        return applier.awaitAck(target, command, position, config.stopTimeout());
     }
 
     /**

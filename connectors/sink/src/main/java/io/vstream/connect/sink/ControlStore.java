@@ -114,11 +114,26 @@ final class ControlStore {
         }
     }
 
+    /**
+     * The acknowledgement of a {@code STOP_AT} the applier had already gone past when it read it (it had applied a
+     * transaction the stop position does not contain): the coordinator abandons that attempt and takes a new position.
+     */
+    static final String PASSED_STOP = "PASSED_STOP";
+
     /** Records that the applier obeys {@code command} and holds exactly {@code position}. */
     void acknowledge(Connection conn, Command command, String position) throws SQLException {
+        acknowledge(conn, command.name(), position);
+    }
+
+    /** Records that the applier went past the stop position in force before it read it, and holds {@code position}. */
+    void acknowledgePassedStop(Connection conn, String position) throws SQLException {
+        acknowledge(conn, PASSED_STOP, position);
+    }
+
+    private void acknowledge(Connection conn, String ack, String position) throws SQLException {
         try (PreparedStatement ps = conn.prepareStatement(SqlTag.tag("sink", "UPDATE " + table
                 + " SET acked_command = ?, acked_position = ? WHERE stream = ?"))) {
-            ps.setString(1, command.name());
+            ps.setString(1, ack);
             ps.setString(2, position);
             ps.setString(3, stream);
             ps.executeUpdate();

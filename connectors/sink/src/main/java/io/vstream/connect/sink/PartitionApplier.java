@@ -72,6 +72,10 @@ final class PartitionApplier implements Applier {
     private StateStore.Applied pendingState;
     private ControlStore.Control control = ControlStore.Control.RUN;
     private boolean passedStopPoint; // a transaction beyond the stop position came: everything up to it is applied
+    // the GTID of the last source transaction this applier wrote rows of and committed since it opened (null: none),
+    // and of the last one written into the target transaction not yet committed
+    private String lastWrittenGtid;
+    private String pendingWrittenGtid;
     private volatile long rowsApplied;
     private volatile long transactionsApplied;
     private volatile long lagMs;
@@ -162,6 +166,8 @@ final class PartitionApplier implements Applier {
             appliedOffset = -1;
         }
         pendingState = null;
+        lastWrittenGtid = null;
+        pendingWrittenGtid = null;
         resetWork();
         return appliedOffset;
     }
@@ -311,14 +317,27 @@ final class PartitionApplier implements Applier {
         String held = control.command() == ControlStore.Command.STOP_AT && passedStopPoint ? control.stopAt()
                 : position;
         StateStore.Applied pending = pendingState;
+        String written = pending != null && pendingWrittenGtid != null ? pendingWrittenGtid : lastWrittenGtid;
+        // a stop position that does not hold a transaction this applier wrote came too late: the target is past it
+        boolean passed = control.command() == ControlStore.Command.STOP_AT && written != null
+                && !contains(control.stopAt(), written);
         if (pending != null) {
             state.save(conn, pending); // the acknowledged position is the one the target holds once this commits
         }
-        controlStore.acknowledge(conn, control.command(), held);
+        if (passed) {
+            LOG.warn("{}-{}: the stop position {} came after this applier had written transaction {}, which it does"
+                    + " not contain: acknowledged as passed, so the coordinator takes a new position", topic,
+                    partition, control.stopAt(), written);
+            controlStore.acknowledgePassedStop(conn, position);
+        } else {
+            controlStore.acknowledge(conn, control.command(), held);
+        }
         conn.commit();
         if (pending != null) {
             pendingState = null;
             appliedOffset = pending.kafkaOffset();
+            lastWrittenGtid = written;
+            pendingWrittenGtid = null;
         }
     }
 
@@ -528,6 +547,9 @@ final class PartitionApplier implements Applier {
         }
         if (!skipping) {
             transactionsApplied++;
+            if (dirty) {
+                pendingWrittenGtid = txnGtid;
+            }
         }
         commitState(record, ks, sh, after);
         if (record.timestamp() != null) {
@@ -737,6 +759,10 @@ final class PartitionApplier implements Applier {
             conn.commit();
             pendingState = null;
             appliedOffset = pending.kafkaOffset();
+            if (pendingWrittenGtid != null) {
+                lastWrittenGtid = pendingWrittenGtid;
+                pendingWrittenGtid = null;
+            }
         }
     }
 
@@ -744,6 +770,7 @@ final class PartitionApplier implements Applier {
     @Override
     public void abort() {
         pendingState = null;
+        pendingWrittenGtid = null; // rolled back: the target does not hold it
         try {
             if (writer != null) {
                 writer.discard();
