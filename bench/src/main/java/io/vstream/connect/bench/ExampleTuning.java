@@ -16,8 +16,8 @@ import java.util.Map;
  * directory {@code bench/run} passes as {@code vstream.config.examples.dir}.
  */
 final class ExampleTuning {
-    private static final List<String> PREFIXES = List.of("key.converter", "value.converter", "producer.override.",
-            "consumer.override.");
+    private static final List<String> PREFIXES = List.of("key.converter", "value.converter", "header.converter",
+            "producer.override.", "consumer.override.");
 
     private ExampleTuning() {
     }
