@@ -93,7 +93,8 @@ public final class TopicReader {
 
     /**
      * A compact record's value typed as the sink types it (docs/sink.md, "Record format"): a control event by its
-     * fixed schema, a ROW by the row schema of its table's last FIELD record read before it; other values as they are.
+     * fixed schema, a ROW by the row schema of its table's last FIELD record read before it; other values (and records
+     * of other shapes, e.g. the keyspace topic's) as they are.
      */
     private static SchemaAndValue typed(SchemaAndValue value, Map<String, String> headers,
                                         Map<String, Schema> rowSchemas) {
@@ -106,7 +107,12 @@ public final class TopicReader {
         if (schema == null) {
             return value;
         }
-        Struct struct = SchemalessValues.toStruct(schema, map);
+        Struct struct;
+        try {
+            struct = SchemalessValues.toStruct(schema, map);
+        } catch (IllegalArgumentException | org.apache.kafka.connect.errors.DataException e) {
+            return value; // not a shard log's record (the keyspace topic's records have the topology's shape)
+        }
         if (type == EventType.FIELD && struct.getString("row_schema") != null) {
             rowSchemas.put(struct.getString("table"),
                     RowEnvelope.schema("compact", SchemaJson.read(struct.getString("row_schema"))));
