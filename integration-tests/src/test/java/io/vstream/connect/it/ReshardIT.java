@@ -97,11 +97,14 @@ class ReshardIT {
             // an empty table: the copy has no row of it, yet both new shards must have it before its first write
             SERVERS.server(0).execute(run.db, "CREATE TABLE empty_t (id BIGINT PRIMARY KEY, note VARCHAR(20))");
             run.startCdc(Map.of());
-            run.deploy(Map.of());
+            // the switch is held until the empty table's rows are written: the harness writes as root, which the
+            // switch's read-only does not stop, so a write after the switch would never reach the new shards
+            run.deploy(Map.of("handoff.postpone", "true"));
             load.start();
             // once the workflow's copy is done, the first rows of the empty table arrive as changes
             ShardLog.awaitCopyCompleted(connect, run.topic("wf_", "-"), Duration.ofSeconds(120));
             SERVERS.server(0).execute(run.db, "INSERT INTO empty_t SELECT seq, CONCAT('n', seq) FROM seq_1_to_40");
+            run.deploy(Map.of("handoff.postpone", "false"));
             run.awaitSwitch();
             LoadStats stats = run.stopLoadAfterWritesOnTheNewShards(load);
             assertThat(stats.commits()).isGreaterThan(500);
