@@ -10,6 +10,8 @@ public final class ExitCodes {
     public static final int USAGE = 2;
     /** The Connect REST API or Kafka cannot be reached. */
     public static final int UNREACHABLE = 3;
+    /** {@code vsc diff}: the comparison ran to its end and found differences (named in the output). */
+    public static final int DIFFERENT = 4;
 
     private ExitCodes() {
     }

@@ -12,7 +12,19 @@ import java.io.IOException;
  */
 public record StatusRecord(String workflow, String type, String state, String step, String reason,
                            String sourcePosition, String appliedPosition, Long lagTransactions, Integer tablesCopying,
-                           int attempts, long tsMs, Rows rows, Long lagMs) {
+                           int attempts, long tsMs, Rows rows, Long lagMs, Diff diff) {
+
+    /**
+     * The last on-demand diff the coordinator ran ({@code vsc diff}, {@code diff.request}); absent until one is
+     * asked for. {@code state}: RUNNING, EQUAL, DIFFERENT or FAILED.
+     */
+    public record Diff(String id, String state, String position, Integer tablesDone, Integer tablesTotal,
+                       Long rowsCompared, Long rowsTotal, Long etaMs, Long differences, java.util.List<String> details,
+                       String reason) {
+        public boolean isFinal() {
+            return !"RUNNING".equals(state);
+        }
+    }
 
     /**
      * The copy's row counts as the coordinator measures them (online DDL: rows copied counted by the applier, total
@@ -25,7 +37,7 @@ public record StatusRecord(String workflow, String type, String state, String st
     public StatusRecord(String workflow, String type, String state, String step, String reason, String sourcePosition,
                         String appliedPosition, Long lagTransactions, Integer tablesCopying, int attempts, long tsMs) {
         this(workflow, type, state, step, reason, sourcePosition, appliedPosition, lagTransactions, tablesCopying,
-                attempts, tsMs, Rows.NONE, null);
+                attempts, tsMs, Rows.NONE, null, null);
     }
 
     /** Parses a record value; null for a tombstone or a value that is not a status record. */
@@ -52,7 +64,20 @@ public record StatusRecord(String workflow, String type, String state, String st
                 v.path("attempts").asInt(0), v.path("ts_ms").asLong(0),
                 new Rows(number(v, "rows_copied"), number(v, "rows_total"), decimal(v, "progress_pct"),
                         decimal(v, "rows_per_second"), number(v, "eta_ms"), text(v, "throttle_reason")),
-                number(v, "lag_ms"));
+                number(v, "lag_ms"), diff(v));
+    }
+
+    private static Diff diff(JsonNode v) {
+        if (!v.hasNonNull("diff_id")) {
+            return null;
+        }
+        java.util.List<String> details = new java.util.ArrayList<>();
+        v.path("diff_details").forEach(d -> details.add(d.asText()));
+        return new Diff(v.get("diff_id").asText(), text(v, "diff_state"), text(v, "diff_position"),
+                v.hasNonNull("diff_tables_done") ? v.get("diff_tables_done").asInt() : null,
+                v.hasNonNull("diff_tables_total") ? v.get("diff_tables_total").asInt() : null,
+                number(v, "diff_rows_compared"), number(v, "diff_rows_total"), number(v, "diff_eta_ms"),
+                number(v, "diff_differences"), java.util.List.copyOf(details), text(v, "diff_reason"));
     }
 
     private static Long number(JsonNode v, String field) {

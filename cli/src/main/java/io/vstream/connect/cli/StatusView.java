@@ -55,6 +55,9 @@ public final class StatusView {
         if (p.note() != null) {
             line(sb, "reason", p.note());
         }
+        if (r != null && r.diff() != null) {
+            line(sb, "diff", diff(r.diff()));
+        }
         if (r != null) {
             line(sb, "updated", TIME.format(Instant.ofEpochMilli(r.tsMs()))
                     + (showAge ? " (" + Math.max(0, (nowMs - r.tsMs()) / 1000) + " s ago)" : ""));
@@ -84,6 +87,51 @@ public final class StatusView {
             return String.format(Locale.ROOT, "%.1f s", r.lagMs() / 1000.0);
         }
         return r.lagTransactions() == null ? "-" : r.lagTransactions() + " tx";
+    }
+
+    /** One line for the last on-demand diff: its id, state, counts and progress or result. */
+    static String diff(StatusRecord.Diff d) {
+        StringBuilder sb = new StringBuilder(d.id()).append("  ").append(d.state());
+        if (d.rowsCompared() != null) {
+            sb.append(String.format(Locale.ROOT, "  %,d", d.rowsCompared()));
+            if (d.rowsTotal() != null && d.rowsTotal() > 0 && "RUNNING".equals(d.state())) {
+                sb.append(String.format(Locale.ROOT, " of ~%,d", d.rowsTotal()));
+            }
+            sb.append(" rows");
+        }
+        if (d.tablesTotal() != null && d.tablesTotal() > 0) {
+            sb.append(", ").append(d.tablesDone()).append('/').append(d.tablesTotal()).append(" tables");
+        }
+        if (d.differences() != null && d.differences() > 0) {
+            sb.append(", ").append(d.differences()).append(d.differences() == 1 ? " difference" : " differences");
+        }
+        if (d.etaMs() != null) {
+            sb.append(", ETA ").append(Math.max(1, d.etaMs() / 1000)).append(" s");
+        }
+        if (d.position() != null) {
+            sb.append(", at ").append(d.position());
+        }
+        if (d.reason() != null) {
+            sb.append(" (").append(d.reason()).append(')');
+        }
+        return sb.toString();
+    }
+
+    static ObjectNode diffJson(StatusRecord.Diff d) {
+        ObjectNode n = ConnectRestClient.JSON.createObjectNode();
+        n.put("id", d.id());
+        n.put("state", d.state());
+        n.put("position", d.position());
+        n.put("tables_done", d.tablesDone());
+        n.put("tables_total", d.tablesTotal());
+        n.put("rows_compared", d.rowsCompared());
+        n.put("rows_total", d.rowsTotal());
+        n.put("eta_ms", d.etaMs());
+        n.put("differences", d.differences());
+        ArrayNode details = n.putArray("details");
+        d.details().forEach(details::add);
+        n.put("reason", d.reason());
+        return n;
     }
 
     static String eta(WorkflowProgress p) {
@@ -157,6 +205,9 @@ public final class StatusView {
         n.put("postponed_by_config", i.postponed());
         n.put("cancel_requested", i.cancelled());
         n.put("status_topic", i.statusTopic());
+        if (r != null && r.diff() != null) {
+            n.set("diff", diffJson(r.diff()));
+        }
         ObjectNode connectors = n.putObject("connectors");
         for (Role role : Role.values()) {
             ObjectNode c = connectors.putObject(role.label());

@@ -54,4 +54,21 @@ class StatusRecordTest {
         assertThat(p.etaSeconds()).as("no ETA 0:00 for a copy that waits").isNull();
         assertThat(StatusView.eta(p)).isEqualTo("-");
     }
+
+    @Test
+    void readsTheLastDiffAndShowsItOnOneLine() {
+        String withDiff = PAYLOAD.replace("\"ts_ms\":1000}", "\"ts_ms\":1000,\"diff_id\":\"diff-1\","
+                + "\"diff_state\":\"DIFFERENT\",\"diff_position\":\"MariaDB/0-1-9\",\"diff_tables_done\":3,"
+                + "\"diff_tables_total\":3,\"diff_rows_compared\":15000,\"diff_rows_total\":14800,"
+                + "\"diff_eta_ms\":null,\"diff_differences\":1,\"diff_details\":[\"db.t: id=42 differs\"],"
+                + "\"diff_reason\":null}");
+        StatusRecord r = StatusRecord.fromJson(withDiff.getBytes(StandardCharsets.UTF_8));
+        assertThat(r.diff()).isEqualTo(new StatusRecord.Diff("diff-1", "DIFFERENT", "MariaDB/0-1-9", 3, 3, 15000L,
+                14800L, null, 1L, java.util.List.of("db.t: id=42 differs"), null));
+        assertThat(r.diff().isFinal()).isTrue();
+        assertThat(StatusView.diff(r.diff()))
+                .isEqualTo("diff-1  DIFFERENT  15,000 rows, 3/3 tables, 1 difference, at MariaDB/0-1-9");
+        assertThat(StatusView.diffJson(r.diff()).path("details").get(0).asText()).isEqualTo("db.t: id=42 differs");
+        assertThat(StatusRecord.fromJson(PAYLOAD.getBytes(StandardCharsets.UTF_8)).diff()).isNull();
+    }
 }

@@ -2,6 +2,9 @@ package io.vstream.connect.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.vstream.connect.cli.ExitCodes;
+import io.vstream.connect.cli.Vsc;
 import io.vstream.connect.core.event.TopicNames;
 import io.vstream.connect.core.position.GtidPosition;
 import io.vstream.connect.testsupport.compare.ComparisonResult;
@@ -64,11 +67,21 @@ class CloneHandoffIT {
                      .build()) {
             load.createTables().preload(10_000);
             load.start();
-            connect.deploy(coordinatorName, coordinator(source, target, sinkName, statusTopic));
+            Map<String, String> coordinatorConfig = coordinator(source, target, sinkName, statusTopic);
+            coordinatorConfig.put("handoff.postpone", "true"); // held until the diff below has run
+            connect.deploy(coordinatorName, coordinatorConfig);
             connect.deploy(sourceName, SourceConfigs.with(SourceConfigs.keyspace("ks", db, List.of(source), 1),
                     "user", "vstream", "password", DocumentedGrants.PASSWORD));
             connect.deploy(sinkName, SourceConfigs.with(SinkConfigs.clone(topic, target), "table.engine", "InnoDB",
                     "target.user", "vstream_applier", "target.password", DocumentedGrants.PASSWORD));
+
+            // vsc diff while the applier streams under load: every table compared at exact positions, equal
+            awaitState(connect, statusTopic, "POSTPONED", Duration.ofSeconds(150));
+            JsonNode streaming = diff(connect, coordinatorName, ExitCodes.OK);
+            assertThat(streaming.path("tables_total").asInt()).isEqualTo(3);
+            assertThat(streaming.path("rows_compared").asLong()).as("profiles' 5,000 rows and the orders compared")
+                    .isGreaterThan(5_000 + 1_000);
+            assertThat(vsc(connect, "cutover", coordinatorName).code()).isEqualTo(ExitCodes.OK);
 
             List<Struct> statuses = awaitState(connect, statusTopic, "COMPLETE", Duration.ofSeconds(150));
             List<String> states = new ArrayList<>();
@@ -86,6 +99,26 @@ class CloneHandoffIT {
                     .as("replication carries the clone's database only").isEqualTo(db.replace("_", "\\_") + ".%");
             assertThat(load.isRunning()).as("the hand-off happened under load").isTrue();
 
+            // vsc diff after the hand-off holds native replication at a position: equal; a row changed on the target
+            // behind the workflow's back is named, and replication runs on after each diff
+            JsonNode replicated = diff(connect, coordinatorName, ExitCodes.OK);
+            assertThat(replicated.path("rows_compared").asLong()).isGreaterThan(5_000 + 1_000);
+            // (outside the binlog: a GTID of the target's own would break gtid_strict_mode replication)
+            target.execute(db, "SET SESSION sql_log_bin = 0",
+                    "UPDATE profiles SET name = 'changed behind its back' WHERE id = 42");
+            JsonNode different = diff(connect, coordinatorName, ExitCodes.DIFFERENT);
+            assertThat(different.path("differences").asLong()).isEqualTo(1);
+            assertThat(different.path("details").toString()).contains(db + ".profiles").contains("id=42 differs");
+            assertThat(awaitReplicating(target)).as("replication runs after the diff").contains("IO Yes, SQL Yes");
+            target.execute(db, "SET SESSION sql_log_bin = 0", "UPDATE profiles SET name = 'p42' WHERE id = 42");
+            // replication an operator stopped is left alone: the diff says so and fails
+            target.execute("mysql", "STOP SLAVE");
+            CliRun stopped = vsc(connect, "diff", coordinatorName, "--max-wait-s", "240");
+            assertThat(stopped.code()).as(stopped.out()).isEqualTo(ExitCodes.FAILURE);
+            assertThat(stopped.out()).contains("native replication is not running").contains("START SLAVE first");
+            assertThat(replicaStatus(target)).startsWith("IO No, SQL No");
+            target.execute("mysql", "START SLAVE");
+
             // the empty table was created on the target: the first rows written into it replicate
             source.execute(db, "INSERT INTO empty_t VALUES (0, 'zero 😀'), (1, NULL)");
             load.awaitCompletion(Duration.ofSeconds(90));
@@ -98,6 +131,7 @@ class CloneHandoffIT {
             assertThat(target.queryString("mysql", "SELECT acked_command FROM _vstream.control WHERE stream = ?",
                     sinkName)).isEqualTo("HANDED_OFF");
             assertThat(replicaStatus(target)).as("native replication runs").contains("IO Yes, SQL Yes");
+
             try (Connection s = source.connect(db); Connection t = target.connect(db)) {
                 for (String table : List.of("orders", "profiles", "empty_t")) {
                     ComparisonResult r = TableComparator.builder().source(s, db, table).target(t, db, table).build()
@@ -188,6 +222,36 @@ class CloneHandoffIT {
         c.put("topic.creation.default.partitions", "1");
         c.put("topic.creation.default.replication.factor", "1");
         return c;
+    }
+
+    /** Runs {@code vsc diff W --json} in-process; checks its exit code and returns its JSON result. */
+    static JsonNode diff(ConnectCluster connect, String workflow, int expectedCode) throws java.io.IOException {
+        CliRun r = vsc(connect, "diff", workflow, "--json", "--max-wait-s", "240");
+        assertThat(r.code()).as("vsc diff: %s %s", r.out(), r.err()).isEqualTo(expectedCode);
+        return new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.out());
+    }
+
+    record CliRun(int code, String out, String err) {
+    }
+
+    static CliRun vsc(ConnectCluster connect, String... args) {
+        List<String> a = new ArrayList<>(List.of(args));
+        a.addAll(List.of("--connect-url", connect.restUrl(), "--bootstrap-servers", connect.bootstrapServers()));
+        java.io.StringWriter out = new java.io.StringWriter();
+        java.io.StringWriter err = new java.io.StringWriter();
+        int code = Vsc.execute(a.toArray(String[]::new), new java.io.PrintWriter(out), new java.io.PrintWriter(err));
+        return new CliRun(code, out.toString(), err.toString());
+    }
+
+    /** The replica's status once both threads run, or the last one seen after 60 s. */
+    static String awaitReplicating(MariaDbServer server) throws java.sql.SQLException, InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        String last = replicaStatus(server);
+        while (!last.startsWith("IO Yes, SQL Yes") && System.nanoTime() < deadline) {
+            Thread.sleep(200);
+            last = replicaStatus(server);
+        }
+        return last;
     }
 
     static String replicaStatus(MariaDbServer server) throws java.sql.SQLException {

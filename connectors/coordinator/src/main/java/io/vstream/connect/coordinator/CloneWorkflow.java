@@ -101,6 +101,44 @@ final class CloneWorkflow implements Workflow {
                 null, null, null, null, lagMs);
     }
 
+    /**
+     * While the applier streams (caught up or catching up), the diff holds it through its control row; after the
+     * hand-off it holds native replication. Not during the copy (the target is incomplete) or the hand-off itself.
+     */
+    @Override
+    public DiffPlan diffPlan(WorkflowStatus status) throws SQLException {
+        switch (status.state()) {
+            case CREATED:
+            case COPYING:
+                return DiffPlan.refusedBecause("the clone is still copying (state " + status.state() + "): its target"
+                        + " is incomplete until the copy ends; run the diff once the workflow is CATCHING_UP, READY,"
+                        + " POSTPONED or COMPLETE");
+            case CATCHING_UP:
+            case READY:
+            case POSTPONED:
+            case COMPLETE: {
+                try (Connection target = Servers.open(config.target())) {
+                    List<StreamTables.Entry> tables = StreamTables.read(target, config.stateDatabase(),
+                            config.applierStream());
+                    if (status.state() != WorkflowState.COMPLETE) {
+                        return DiffPlan.of("stream", tables, new ApplierHold(applier, config.applierStream(),
+                                config.stopTimeout()));
+                    }
+                    if (!"HANDED_OFF".equals(applier.currentCommand(target))) {
+                        return DiffPlan.refusedBecause("the clone completed without a hand-off to native replication");
+                    }
+                    return DiffPlan.of("replica", tables, new ReplicaHold(config.stopTimeout()));
+                }
+            }
+            case CUTTING_OVER:
+            case STALLED:
+                return DiffPlan.waitingBecause("the workflow is " + status.state() + "; the diff runs once it is"
+                        + " streaming or complete");
+            default:
+                return DiffPlan.refusedBecause("the workflow is " + status.state());
+        }
+    }
+
     private WorkflowStatus watch(WorkflowStatus status, List<ApplierChannel.Applied> applied) {
         if (applied.isEmpty() || progress.appliedPosition() == null && applied.size() == 1) {
             return status.state() == WorkflowState.COPYING ? status : status.to(WorkflowState.COPYING);

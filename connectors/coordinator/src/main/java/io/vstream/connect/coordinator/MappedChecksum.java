@@ -31,16 +31,20 @@ final class MappedChecksum {
     private static final int MAX_KEYS_REPORTED = 10;
 
     /** A chunk that differs: its key range, both row counts, and (some of) the keys that differ, with how. */
-    record Mismatch(String range, long originalRows, long ghostRows, List<String> keys) {
+    record Mismatch(String range, long originalRows, long ghostRows, List<String> keys, String originalLabel,
+                    String ghostLabel) {
         String describe() {
-            return "rows " + range + ": original " + originalRows + " rows, ghost " + ghostRows + " rows; "
-                    + (keys.isEmpty() ? "same keys, different values" : String.join(", ", keys));
+            return "rows " + range + ": " + originalLabel + " " + originalRows + " rows, " + ghostLabel + " "
+                    + ghostRows + " rows; " + (keys.isEmpty() ? "same keys, different values" : String.join(", ", keys));
         }
     }
 
     private final String db;
     private final String table;
+    private final String ghostDb;
     private final String ghost;
+    private final String originalLabel;
+    private final String ghostLabel;
     private final List<String> originalKey;
     private final List<String> ghostKey;
     private final List<String> originalExpr = new ArrayList<>();
@@ -49,15 +53,20 @@ final class MappedChecksum {
     private final boolean chunked;
     private final int chunkRows;
     private List<Object> cursor; // the last key compared; null: from the start
+    private List<Object> mismatchUpper; // the upper bound of the chunk the last Mismatch covers
     private boolean done;
     private long rowsCompared;
     private long chunksCompared;
 
-    private MappedChecksum(String db, String table, String ghost, List<String> originalKey, List<String> ghostKey,
-                           boolean chunked, int chunkRows) {
+    private MappedChecksum(String db, String table, String ghostDb, String ghost, List<String> originalKey,
+                           List<String> ghostKey, boolean chunked, int chunkRows, String originalLabel,
+                           String ghostLabel) {
         this.db = db;
         this.table = table;
+        this.ghostDb = ghostDb;
         this.ghost = ghost;
+        this.originalLabel = originalLabel;
+        this.ghostLabel = ghostLabel;
         this.originalKey = originalKey;
         this.ghostKey = ghostKey;
         this.chunked = chunked;
@@ -82,8 +91,8 @@ final class MappedChecksum {
             String[] gt = ghostTypes.get(g.toLowerCase(Locale.ROOT));
             sameKeyTypes &= ot != null && gt != null && ot[0].equals(gt[0]) && Objects.equals(ot[1], gt[1]);
         }
-        MappedChecksum m = new MappedChecksum(plan.database(), plan.table(), plan.ghostTable(), originalKey, ghostKey,
-                sameKeyTypes, chunkRows);
+        MappedChecksum m = new MappedChecksum(plan.database(), plan.table(), plan.database(), plan.ghostTable(),
+                originalKey, ghostKey, sameKeyTypes, chunkRows, "original", "ghost");
         for (Map.Entry<String, String> e : plan.mapping().shared().entrySet()) {
             String o = e.getKey();
             String g = e.getValue();
@@ -109,6 +118,73 @@ final class MappedChecksum {
     }
 
     /**
+     * Prepares the comparison of a table with its copy on another server (a clone target, a replica), column for
+     * column by name. The rows are ordered and named by the source table's primary key (else its first unique key
+     * over NOT NULL columns without prefixes); the comparison is chunked when the key's columns have the same type and
+     * collation on both sides. Columns present on one side only are left out and named ({@link #uncovered()}).
+     * Throws {@link IllegalArgumentException} naming the table when either side has no such table.
+     */
+    static MappedChecksum prepareSame(Connection sourceInfo, String sourceDb, String sourceTable, Connection targetInfo,
+                                      String targetDb, String targetTable, int chunkRows) throws SQLException {
+        io.vstream.connect.coordinator.ddl.TableShape shape = io.vstream.connect.coordinator.ddl.SchemaReader
+                .shape(sourceInfo, sourceDb, sourceTable);
+        Map<String, String[]> sourceTypes = types(sourceInfo, sourceDb, sourceTable);
+        Map<String, String[]> targetTypes = types(targetInfo, targetDb, targetTable);
+        if (sourceTypes.isEmpty()) {
+            throw new IllegalArgumentException("the source table " + sourceDb + "." + sourceTable + " does not exist"
+                    + " or the coordinator's source account cannot see it (GRANT SELECT ON "
+                    + SqlIdentifiers.quote(sourceDb) + ".*)");
+        }
+        if (targetTypes.isEmpty()) {
+            throw new IllegalArgumentException("the target table " + targetDb + "." + targetTable + " does not exist"
+                    + " or the coordinator's target account cannot see it (GRANT SELECT ON "
+                    + SqlIdentifiers.quote(targetDb) + ".*)");
+        }
+        List<String> key = new ArrayList<>();
+        for (io.vstream.connect.coordinator.ddl.TableShape.UniqueKey k : shape.uniqueKeys()) {
+            boolean usable = k.parts().stream().allMatch(p -> p.prefix() == null
+                    && shape.column(p.column()).map(c -> !c.nullable()).orElse(false));
+            if (usable) {
+                k.parts().forEach(p -> key.add(p.column()));
+                break;
+            }
+        }
+        boolean sameKeyTypes = !key.isEmpty();
+        for (String k : key) {
+            String[] st = sourceTypes.get(k.toLowerCase(Locale.ROOT));
+            String[] tt = targetTypes.get(k.toLowerCase(Locale.ROOT));
+            sameKeyTypes &= tt != null && st[0].equals(tt[0]) && Objects.equals(st[1], tt[1]);
+        }
+        MappedChecksum m = new MappedChecksum(sourceDb, sourceTable, targetDb, targetTable, key, key, sameKeyTypes,
+                chunkRows, "source", "target");
+        for (io.vstream.connect.coordinator.ddl.TableShape.Column c : shape.columns()) {
+            String name = c.name();
+            String[] st = sourceTypes.get(name.toLowerCase(Locale.ROOT));
+            String[] tt = targetTypes.get(name.toLowerCase(Locale.ROOT));
+            if (st == null || tt == null) {
+                m.uncovered.add(name);
+                continue;
+            }
+            String q = SqlIdentifiers.quote(name);
+            String converted = st[0].equals(tt[0]) ? q : convert(q, tt[0]);
+            if (converted == null) {
+                m.uncovered.add(name);
+                continue;
+            }
+            m.originalExpr.add(converted);
+            m.originalExpr.add("ISNULL(" + q + ")");
+            m.ghostExpr.add(q);
+            m.ghostExpr.add("ISNULL(" + q + ")");
+        }
+        for (String t : targetTypes.keySet()) {
+            if (!sourceTypes.containsKey(t)) {
+                m.uncovered.add(t + " (target only)");
+            }
+        }
+        return m;
+    }
+
+    /**
      * Compares chunks from the cursor on, until the table's end or {@code deadlineNanos} (at least one chunk); returns
      * the first chunk that differs (the cursor stays before it), or null.
      */
@@ -126,13 +202,14 @@ final class MappedChecksum {
                 List<Object> upper = chunked ? upperBound(originalSnapshot) : null;
                 List<Object> from = cursor;
                 java.util.concurrent.Future<long[]> ghostSum = side == null ? null
-                        : side.submit(() -> sum(ghostSide, ghost, ghostKey, ghostExpr, from, upper));
-                long[] a = sum(originalSnapshot, table, originalKey, originalExpr, from, upper);
-                long[] b = ghostSum == null ? sum(ghostSide, ghost, ghostKey, ghostExpr, from, upper)
+                        : side.submit(() -> sum(ghostSide, ghostDb, ghost, ghostKey, ghostExpr, from, upper));
+                long[] a = sum(originalSnapshot, db, table, originalKey, originalExpr, from, upper);
+                long[] b = ghostSum == null ? sum(ghostSide, ghostDb, ghost, ghostKey, ghostExpr, from, upper)
                         : resultOf(ghostSum);
                 if (a[0] != b[0] || a[1] != b[1]) {
+                    mismatchUpper = upper;
                     return new Mismatch(range(cursor, upper), a[0], b[0], differingKeys(originalSnapshot, ghostSide,
-                            upper));
+                            upper), originalLabel, ghostLabel);
                 }
                 rowsCompared += a[0];
                 chunksCompared++;
@@ -160,6 +237,17 @@ final class MappedChecksum {
 
     boolean done() {
         return done;
+    }
+
+    /**
+     * Moves the cursor past the chunk the last {@link Mismatch} covers (an on-demand diff goes on after a difference;
+     * the cut-over's checksum does not), counting its rows as compared.
+     */
+    void skipMismatch(Mismatch m) {
+        rowsCompared += Math.max(m.originalRows(), m.ghostRows());
+        chunksCompared++;
+        cursor = mismatchUpper;
+        done = mismatchUpper == null;
     }
 
     long rowsCompared() {
@@ -196,10 +284,10 @@ final class MappedChecksum {
         }
     }
 
-    private long[] sum(Connection conn, String t, List<String> key, List<String> exprs, List<Object> from,
-                       List<Object> to) throws SQLException {
+    private static long[] sum(Connection conn, String d, String t, List<String> key, List<String> exprs,
+                              List<Object> from, List<Object> to) throws SQLException {
         List<Object> args = new ArrayList<>();
-        String sql = "SELECT COUNT(*), " + crc(exprs, true) + " FROM " + SqlIdentifiers.qualify(db, t)
+        String sql = "SELECT COUNT(*), " + crc(exprs, true) + " FROM " + SqlIdentifiers.qualify(d, t)
                 + where(key, from, to, args);
         try (PreparedStatement ps = conn.prepareStatement(SqlTag.tag("checksum", sql))) {
             bind(ps, args);
@@ -210,32 +298,35 @@ final class MappedChecksum {
         }
     }
 
-    /** The keys of the chunk (cursor, upper] that are missing, extra or different in the ghost (at most 10). */
+    /** The keys of the chunk (cursor, upper] that are missing, extra or different on the ghost side (at most 10). */
     private List<String> differingKeys(Connection original, Connection ghostSide, List<Object> upper)
             throws SQLException {
-        Map<String, Long> a = rowCrcs(original, table, originalKey, originalExpr, upper);
-        Map<String, Long> b = rowCrcs(ghostSide, ghost, ghostKey, ghostExpr, upper);
+        if (originalKey.isEmpty()) {
+            return List.of(); // a table without a usable key: its rows have no name
+        }
+        Map<String, Long> a = rowCrcs(original, db, table, originalKey, originalExpr, upper);
+        Map<String, Long> b = rowCrcs(ghostSide, ghostDb, ghost, ghostKey, ghostExpr, upper);
         List<String> out = new ArrayList<>();
         for (Map.Entry<String, Long> e : a.entrySet()) {
             Long g = b.get(e.getKey());
             if (g == null) {
-                out.add(e.getKey() + " missing in the ghost");
+                out.add(e.getKey() + " missing in the " + ghostLabel);
             } else if (!g.equals(e.getValue())) {
                 out.add(e.getKey() + " differs");
             }
         }
         for (String k : b.keySet()) {
             if (!a.containsKey(k)) {
-                out.add(k + " only in the ghost");
+                out.add(k + " only in the " + ghostLabel);
             }
         }
         return out.size() <= MAX_KEYS_REPORTED ? out : List.copyOf(out.subList(0, MAX_KEYS_REPORTED));
     }
 
-    private Map<String, Long> rowCrcs(Connection conn, String t, List<String> key, List<String> exprs,
+    private Map<String, Long> rowCrcs(Connection conn, String d, String t, List<String> key, List<String> exprs,
                                       List<Object> upper) throws SQLException {
         List<Object> args = new ArrayList<>();
-        String sql = "SELECT " + columns(key) + ", " + crc(exprs, false) + " FROM " + SqlIdentifiers.qualify(db, t)
+        String sql = "SELECT " + columns(key) + ", " + crc(exprs, false) + " FROM " + SqlIdentifiers.qualify(d, t)
                 + where(key, cursor, upper, args) + " ORDER BY " + columns(key);
         Map<String, Long> out = new LinkedHashMap<>();
         try (PreparedStatement ps = conn.prepareStatement(SqlTag.tag("checksum", sql))) {

@@ -32,6 +32,18 @@ final class StatusRecords {
             .field("eta_ms", Schema.OPTIONAL_INT64_SCHEMA)
             .field("throttle_reason", Schema.OPTIONAL_STRING_SCHEMA)
             .field("lag_ms", Schema.OPTIONAL_INT64_SCHEMA)
+            // the last on-demand diff (diff.request), absent until one is asked for
+            .field("diff_id", Schema.OPTIONAL_STRING_SCHEMA)
+            .field("diff_state", Schema.OPTIONAL_STRING_SCHEMA)
+            .field("diff_position", Schema.OPTIONAL_STRING_SCHEMA)
+            .field("diff_tables_done", Schema.OPTIONAL_INT32_SCHEMA)
+            .field("diff_tables_total", Schema.OPTIONAL_INT32_SCHEMA)
+            .field("diff_rows_compared", Schema.OPTIONAL_INT64_SCHEMA)
+            .field("diff_rows_total", Schema.OPTIONAL_INT64_SCHEMA)
+            .field("diff_eta_ms", Schema.OPTIONAL_INT64_SCHEMA)
+            .field("diff_differences", Schema.OPTIONAL_INT64_SCHEMA)
+            .field("diff_details", SchemaBuilder.array(Schema.STRING_SCHEMA).optional().build())
+            .field("diff_reason", Schema.OPTIONAL_STRING_SCHEMA)
             .build();
 
     /**
@@ -68,6 +80,11 @@ final class StatusRecords {
     }
 
     SourceRecord record(WorkflowStatus status, Progress p) {
+        return record(status, p, null);
+    }
+
+    /** The record of {@code status} and {@code p}, with the last on-demand diff (null: none asked for). */
+    SourceRecord record(WorkflowStatus status, Progress p, DiffStatus diff) {
         Struct v = new Struct(SCHEMA)
                 .put("workflow", workflow)
                 .put("type", type)
@@ -88,6 +105,20 @@ final class StatusRecords {
                 .put("throttle_reason", p.throttleReason())
                 .put("lag_ms", p.lagMs());
         Map<String, Object> offset = status.toOffset();
+        if (diff != null) {
+            v.put("diff_id", diff.id())
+                    .put("diff_state", diff.state())
+                    .put("diff_position", diff.position())
+                    .put("diff_tables_done", diff.tablesDone())
+                    .put("diff_tables_total", diff.tablesTotal())
+                    .put("diff_rows_compared", diff.rowsCompared())
+                    .put("diff_rows_total", diff.rowsTotal())
+                    .put("diff_eta_ms", diff.etaMs())
+                    .put("diff_differences", diff.differences())
+                    .put("diff_details", diff.details())
+                    .put("diff_reason", diff.reason());
+            diff.putInto(offset);
+        }
         if (definition != null) {
             offset.put(WorkflowDefinition.OFFSET_KEY, definition);
         }

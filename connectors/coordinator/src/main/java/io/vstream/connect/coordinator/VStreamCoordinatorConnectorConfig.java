@@ -45,6 +45,9 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
     public static final String WATCH_CONNECT_USER = "watch.connect.user";
     public static final String WATCH_CONNECT_PASSWORD = "watch.connect.password";
     public static final String CANCEL = "workflow.cancel";
+    public static final String DIFF_REQUEST = "diff.request";
+    public static final String DIFF_SLICE_MS = "diff.slice.ms";
+    public static final String DIFF_CHUNK_ROWS = "diff.chunk.rows";
     public static final String SHARDS = "shards";
     public static final String DDL_DATABASE = "ddl.database";
     public static final String DDL_TABLE = "ddl.table";
@@ -118,6 +121,21 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
         def.define(POLL_INTERVAL_MS, Type.LONG, 1_000L, ConfigDef.Range.atLeast(100), Importance.LOW,
                 "How often the coordinator looks at the workflow's progress.", GROUP_WORKFLOW, ++o, Width.SHORT,
                 "Poll interval (ms)");
+        def.define(DIFF_REQUEST, Type.STRING, "", Importance.LOW,
+                "Set to a new value (any text; `vsc diff` sets a fresh one) to compare the workflow's target with its"
+                        + " source on demand, at exact positions, chunk by chunk (docs/diff.md). The result, with the"
+                        + " keys that differ, is in the status records (diff_* fields) and `vsc status`. A value the"
+                        + " coordinator has already answered is not run again. Clone workflows only, for now.",
+                GROUP_WORKFLOW, ++o, Width.MEDIUM, "Diff request");
+        def.define(DIFF_SLICE_MS, Type.LONG, 2_000L, ConfigDef.Range.between(100, 600_000), Importance.LOW,
+                "How long one slice of an on-demand diff compares while it holds the target at a position (the"
+                        + " target's applier or replication waits meanwhile; the source's writes never do); the target"
+                        + " runs again for poll.interval.ms between slices.",
+                GROUP_WORKFLOW, ++o, Width.SHORT, "Diff slice (ms)");
+        def.define(DIFF_CHUNK_ROWS, Type.INT, 5_000, ConfigDef.Range.between(100, 1_000_000), Importance.LOW,
+                "Rows per chunk of an on-demand diff: each chunk is one checksum query per side, and a chunk that"
+                        + " differs is compared row by row to name its keys (at most 10 per chunk).",
+                GROUP_WORKFLOW, ++o, Width.SHORT, "Diff chunk rows");
         def.define(WATCH_CONNECT_URL, Type.LIST, "", Importance.MEDIUM,
                 "The REST API of the Connect cluster that runs the workflow (one or more workers, e.g."
                         + " http://connect-1:8083), as the coordinator's worker reaches it. With watch.connectors,"
@@ -393,6 +411,20 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
 
     public boolean cancelled() {
         return getBoolean(CANCEL);
+    }
+
+    /** The on-demand diff asked for ({@code diff.request}), or null when none. */
+    public String diffRequest() {
+        String r = getString(DIFF_REQUEST);
+        return r == null || r.isBlank() ? null : r.strip();
+    }
+
+    public Duration diffSlice() {
+        return Duration.ofMillis(getLong(DIFF_SLICE_MS));
+    }
+
+    public int diffChunkRows() {
+        return getInt(DIFF_CHUNK_ROWS);
     }
 
     /** Online DDL, reshard (the old shards): each shard's name and server, with the source credentials. */

@@ -37,6 +37,10 @@ public class VStreamCoordinatorTask extends SourceTask {
     private long troubleSince;
     private int troubles;
     private long retryAt;
+    private DiffStatus diff; // the last on-demand diff asked for, null when none
+    private DiffRun diffRun;
+    private DiffStatus lastDiff;
+    private int diffTroubles;
 
     @Override
     public String version() {
@@ -63,6 +67,13 @@ public class VStreamCoordinatorTask extends SourceTask {
         Map<String, Object> stored = context.offsetStorageReader().offset(WorkflowStatus.partition(workflowName));
         WorkflowDefinition.check(stored, definition, workflowName, props.getOrDefault("name", workflowName));
         status = WorkflowStatus.fromOffset(stored);
+        diff = DiffStatus.fromOffset(stored);
+        String request = config.diffRequest();
+        if (request != null && (diff == null || !diff.id().equals(request) || diff.running())) {
+            // a new request, or one a stopped task had not finished: it runs from the start
+            diff = DiffStatus.started(request, System.currentTimeMillis());
+            LOG.info("Workflow {}: diff {} requested", workflowName, request);
+        }
         LOG.info("Coordinator of workflow '{}' starting in state {}{}", workflowName, status.state(),
                 status.step() == null ? "" : " at step " + status.step());
     }
@@ -105,7 +116,54 @@ public class VStreamCoordinatorTask extends SourceTask {
         }
         troubleSince = 0;
         troubles = 0;
-        return advance(next);
+        List<SourceRecord> out = advance(next);
+        if (!cancel && diff != null && diff.running()) {
+            diffSlice();
+            out = new ArrayList<>(out);
+            out.addAll(emit(status, false));
+        }
+        return out;
+    }
+
+    /**
+     * One slice of the requested diff, when the workflow's state allows it ({@link Workflow#diffPlan}). A server error
+     * is retried on the next rounds (the workflow is not touched by it); the third in a row fails the diff.
+     */
+    private void diffSlice() throws InterruptedException {
+        try {
+            DiffPlan plan = workflow.diffPlan(status);
+            if (plan.refused() != null) {
+                diff = diff.failed(plan.refused());
+                diffRun = null;
+                return;
+            }
+            if (plan.waiting() != null) {
+                diff = diff.waiting(plan.waiting());
+                return;
+            }
+            if (diffRun == null || !diffRun.kind().equals(plan.kind())) {
+                if (diffRun != null) {
+                    LOG.info("Workflow {}: diff {} starts over: the target is now held through {}", workflowName,
+                            diff.id(), plan.hold().describe());
+                    diff = DiffStatus.started(diff.id(), System.currentTimeMillis());
+                }
+                diffRun = new DiffRun(workflowName, plan, config.source(), config.target(), config.diffSlice(),
+                        config.diffChunkRows());
+            }
+            diff = diffRun.slice(diff);
+            diffTroubles = 0;
+        } catch (java.sql.SQLException e) {
+            if (++diffTroubles >= 3) {
+                diff = diff.failed("a server failed " + diffTroubles + " times in a row: " + e.getMessage()
+                        + " (error " + e.getErrorCode() + ")");
+            } else {
+                diff = diff.waiting("a server failed (" + e.getMessage() + "); trying again");
+                LOG.warn("Workflow {}: diff {}: a slice failed: {}", workflowName, diff.id(), e.toString());
+            }
+        }
+        if (!diff.running()) {
+            diffRun = null;
+        }
     }
 
     /** Waits the poll interval, or less when the workflow has news for a round (a shard's copy has just ended). */
@@ -204,10 +262,12 @@ public class VStreamCoordinatorTask extends SourceTask {
         StatusRecords.Progress p = workflow.progress();
         long now = System.currentTimeMillis();
         List<SourceRecord> out = new ArrayList<>();
-        if (changed || !p.equals(lastProgress) || now - lastEmitted >= STATUS_EVERY_MS || lastEmitted == 0) {
-            out.add(records.record(s, p));
+        if (changed || !p.equals(lastProgress) || !java.util.Objects.equals(diff, lastDiff)
+                || now - lastEmitted >= STATUS_EVERY_MS || lastEmitted == 0) {
+            out.add(records.record(s, p, diff));
             lastEmitted = now;
             lastProgress = p;
+            lastDiff = diff;
         }
         return out;
     }

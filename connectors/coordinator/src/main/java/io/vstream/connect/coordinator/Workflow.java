@@ -16,6 +16,14 @@ interface Workflow {
     /** What the last round measured. */
     StatusRecords.Progress progress();
 
+    /**
+     * What an on-demand diff ({@code diff.request}) may compare in state {@code status}, and how to hold the target
+     * at a position; workflows without a diff refuse it.
+     */
+    default DiffPlan diffPlan(WorkflowStatus status) throws SQLException {
+        return DiffPlan.refusedBecause("a " + type() + " workflow has no on-demand diff yet (clone workflows do)");
+    }
+
     /** Whether something the workflow runs besides its rounds has just finished, so that a round should run now. */
     default boolean wantsRound() {
         return false;

@@ -18,7 +18,7 @@ import java.util.Map;
  * its triggers and foreign keys (both directions), whether it holds rows, and its {@code SHOW CREATE TABLE}. Reads
  * information_schema and the table itself on the shard; writes nothing.
  */
-final class SchemaReader {
+public final class SchemaReader {
     private static final String ROLE = "online-ddl:inspect";
 
     private SchemaReader() {
@@ -31,7 +31,7 @@ final class SchemaReader {
         return types.isEmpty() ? null : types.get(0);
     }
 
-    static TableShape shape(Connection c, String db, String table) throws SQLException {
+    public static TableShape shape(Connection c, String db, String table) throws SQLException {
         List<TableShape.Column> columns = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement(SqlTag.tag(ROLE, "SELECT COLUMN_NAME, COLUMN_TYPE,"
                 + " COLLATION_NAME, IS_NULLABLE, COLUMN_DEFAULT, EXTRA FROM information_schema.COLUMNS"
