@@ -24,6 +24,7 @@ public final class ConnectWorker {
     private final Path pidDir;
     private final boolean dieWithThisJvm;
     private ManagedProcess process;
+    private List<String> jvmOptions = List.of();
 
     /** {@code pidDir} may be null (no pid file); {@code dieWithThisJvm}: see {@link ManagedProcess}. */
     public ConnectWorker(Path dir, int restPort, String bootstrapServers, Path pluginPath, Path secretsDir,
@@ -36,6 +37,12 @@ public final class ConnectWorker {
         this.classpath = classpath;
         this.pidDir = pidDir;
         this.dieWithThisJvm = dieWithThisJvm;
+    }
+
+    /** JVM options for the worker's process (e.g. the Prometheus JMX exporter's {@code -javaagent:}); before start. */
+    public ConnectWorker jvmOptions(List<String> options) {
+        this.jvmOptions = List.copyOf(options);
+        return this;
     }
 
     public String restUrl() {
@@ -54,7 +61,7 @@ public final class ConnectWorker {
     public ConnectRest start(Duration timeout) {
         Path config = writeConfig();
         Path log4j = KafkaClasspath.writeLogConfig(dir);
-        process = ManagedProcess.start("connect", classpath.javaCommand("768m", log4j,
+        process = ManagedProcess.start("connect", classpath.javaCommand("768m", jvmOptions, log4j,
                         "org.apache.kafka.connect.cli.ConnectDistributed", config.toString()), logFile(), pidDir,
                 dieWithThisJvm);
         ConnectRest rest = new ConnectRest(restUrl());

@@ -105,9 +105,16 @@ public final class KafkaClasspath {
 
     /** A {@code java} command line for {@code mainClass} with this classpath. */
     public List<String> javaCommand(String heap, Path log4jConfig, String mainClass, String... args) {
+        return javaCommand(heap, List.of(), log4jConfig, mainClass, args);
+    }
+
+    /** As {@link #javaCommand(String, Path, String, String...)}, with more JVM options (a {@code -javaagent:}). */
+    public List<String> javaCommand(String heap, List<String> jvmOptions, Path log4jConfig, String mainClass,
+                                    String... args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current().info().command().orElse("java"));
         cmd.add("-Xmx" + heap);
+        cmd.addAll(jvmOptions);
         cmd.add("-XX:+UseSerialGC");
         cmd.add("-Djava.awt.headless=true");
         cmd.add("-Dlog4j2.configurationFile=" + log4jConfig);

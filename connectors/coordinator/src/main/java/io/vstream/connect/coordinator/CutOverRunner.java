@@ -78,6 +78,10 @@ final class CutOverRunner {
                     + " cut-over step " + crashAt + " (cutover.test.crash.at.step)");
         }
         List<String> problems = new ArrayList<>();
+        long block = result.shards().stream().mapToLong(r -> r.writeBlock().toMillis()).max().orElse(0);
+        if (block > 0) {
+            workflow.writeBlocked(block);
+        }
         for (CutOverResult r : result.shards()) {
             LOG.info("Workflow {}: {}", name, r.summary());
             if (r.outcome() == CutOverResult.Outcome.UNKNOWN) {

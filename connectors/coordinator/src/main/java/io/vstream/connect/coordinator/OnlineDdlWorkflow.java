@@ -43,6 +43,7 @@ final class OnlineDdlWorkflow implements Workflow {
     private final CopyProgressEstimator estimator = new CopyProgressEstimator(Duration.ofSeconds(30));
     private final Map<String, Long> estimates = new HashMap<>(); // per shard: the server's estimate of the table's rows
     private long estimatesReadAt;
+    private volatile long lastWriteBlockMs = -1;
     private long progressLoggedAt;
     private boolean copyDoneLogged;
     private boolean appliersReleased;
@@ -373,6 +374,16 @@ final class OnlineDdlWorkflow implements Workflow {
     @Override
     public void close() {
         copies.close();
+    }
+
+    @Override
+    public long lastWriteBlockMs() {
+        return lastWriteBlockMs;
+    }
+
+    /** Called by {@link CutOverRunner} with the longest write block of an attempt that locked. */
+    void writeBlocked(long ms) {
+        lastWriteBlockMs = ms;
     }
 
     @Override

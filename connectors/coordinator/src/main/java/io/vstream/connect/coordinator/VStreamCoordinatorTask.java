@@ -41,6 +41,7 @@ public class VStreamCoordinatorTask extends SourceTask {
     private DiffRun diffRun;
     private DiffStatus lastDiff;
     private int diffTroubles;
+    private CoordinatorMetrics metrics;
 
     @Override
     public String version() {
@@ -68,6 +69,7 @@ public class VStreamCoordinatorTask extends SourceTask {
         WorkflowDefinition.check(stored, definition, workflowName, props.getOrDefault("name", workflowName));
         status = WorkflowStatus.fromOffset(stored);
         diff = DiffStatus.fromOffset(stored);
+        metrics = CoordinatorMetrics.register(workflowName);
         String request = config.diffRequest();
         if (request != null && (diff == null || !diff.id().equals(request) || diff.running())) {
             // a new request, or one a stopped task had not finished: it runs from the start
@@ -265,6 +267,7 @@ public class VStreamCoordinatorTask extends SourceTask {
         if (changed || !p.equals(lastProgress) || !java.util.Objects.equals(diff, lastDiff)
                 || now - lastEmitted >= STATUS_EVERY_MS || lastEmitted == 0) {
             out.add(records.record(s, p, diff));
+            metrics.update(s, p, diff, workflow.lastWriteBlockMs());
             lastEmitted = now;
             lastProgress = p;
             lastDiff = diff;
@@ -276,6 +279,9 @@ public class VStreamCoordinatorTask extends SourceTask {
     public void stop() {
         if (workflow != null) {
             workflow.close();
+        }
+        if (metrics != null) {
+            metrics.close();
         }
         LOG.info("Coordinator of workflow '{}' stopping in state {}", workflowName, status == null ? "?" : status.state());
     }

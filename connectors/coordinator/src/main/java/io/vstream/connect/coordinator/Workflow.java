@@ -24,6 +24,11 @@ interface Workflow {
         return DiffPlan.refusedBecause("a " + type() + " workflow has no on-demand diff yet (clone workflows do)");
     }
 
+    /** How long the last cut-over blocked writes (the longest shard), in ms; -1 before one (or without one). */
+    default long lastWriteBlockMs() {
+        return -1;
+    }
+
     /** Whether something the workflow runs besides its rounds has just finished, so that a round should run now. */
     default boolean wantsRound() {
         return false;

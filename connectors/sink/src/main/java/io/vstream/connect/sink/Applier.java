@@ -62,6 +62,12 @@ interface Applier extends AutoCloseable {
 
     long rowsApplied();
 
+    /** Round trips that wrote rows (a multi-row INSERT, a JDBC batch); with {@link #writeRows()}, the batch size. */
+    long writeStatements();
+
+    /** The rows those round trips carried. */
+    long writeRows();
+
     long transactionsApplied();
 
     long lagMs();

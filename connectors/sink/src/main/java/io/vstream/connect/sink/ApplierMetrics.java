@@ -7,6 +7,7 @@ import javax.management.ObjectName;
 final class ApplierMetrics implements ApplierMetricsMXBean, AutoCloseable {
     private final Applier applier;
     private ObjectName name;
+    private final java.util.concurrent.atomic.AtomicLong retries = new java.util.concurrent.atomic.AtomicLong();
 
     private ApplierMetrics(Applier applier) {
         this.applier = applier;
@@ -43,6 +44,26 @@ final class ApplierMetrics implements ApplierMetricsMXBean, AutoCloseable {
     @Override
     public long getAppliedOffset() {
         return applier.appliedOffset();
+    }
+
+    @Override
+    public long getWriteStatements() {
+        return applier.writeStatements();
+    }
+
+    @Override
+    public long getRowsWritten() {
+        return applier.writeRows();
+    }
+
+    @Override
+    public long getRetries() {
+        return retries.get();
+    }
+
+    /** A retriable error is retried. */
+    void retried() {
+        retries.incrementAndGet();
     }
 
     @Override

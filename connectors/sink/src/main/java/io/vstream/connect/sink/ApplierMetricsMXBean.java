@@ -16,4 +16,13 @@ public interface ApplierMetricsMXBean {
     String getAppliedPosition();
 
     long getAppliedOffset();
+
+    /** Round trips that wrote rows (a multi-row INSERT, a JDBC batch): the batch size is RowsWritten / WriteStatements. */
+    long getWriteStatements();
+
+    /** The rows those round trips carried. */
+    long getRowsWritten();
+
+    /** Retriable target errors (deadlock, lock wait timeout, lost connection) this partition was retried after. */
+    long getRetries();
 }

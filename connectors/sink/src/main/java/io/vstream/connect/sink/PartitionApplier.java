@@ -77,6 +77,8 @@ final class PartitionApplier implements Applier {
     private String lastWrittenGtid;
     private String pendingWrittenGtid;
     private volatile long rowsApplied;
+    private volatile long statementsBefore; // written by the writers this applier replaced (reconnects, serial mode)
+    private volatile long rowsSentBefore;
     private volatile long transactionsApplied;
     private volatile long lagMs;
 
@@ -136,6 +138,7 @@ final class PartitionApplier implements Applier {
             StateStore.ensure(ddl, settings.stateDatabase());
             RowSchemaStore.ensure(ddl, settings.stateDatabase());
         }
+        retireWriter();
         writer = new RowWriter(conn, serial ? 1 : settings.batchMaxRows());
         if (settings.ghost()) {
             plan = MigrationPlans.load(conn, settings.stateDatabase(), settings.ghostMigration());
@@ -685,6 +688,7 @@ final class PartitionApplier implements Applier {
         dirty = false;
         if (serial) {
             serial = false;
+            retireWriter();
             writer = new RowWriter(conn, settings.batchMaxRows());
         }
     }
@@ -820,6 +824,27 @@ final class PartitionApplier implements Applier {
     @Override
     public long rowsApplied() {
         return rowsApplied;
+    }
+
+    /** Round trips that wrote rows (multi-row INSERTs, JDBC batches), for the batch size metric. */
+    @Override
+    public long writeStatements() {
+        RowWriter w = writer;
+        return statementsBefore + (w == null ? 0 : w.statementsSent());
+    }
+
+    /** The rows those round trips carried. */
+    @Override
+    public long writeRows() {
+        RowWriter w = writer;
+        return rowsSentBefore + (w == null ? 0 : w.rowsSent());
+    }
+
+    private void retireWriter() {
+        if (writer != null) {
+            statementsBefore += writer.statementsSent();
+            rowsSentBefore += writer.rowsSent();
+        }
     }
 
     @Override

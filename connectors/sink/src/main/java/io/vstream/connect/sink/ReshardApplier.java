@@ -242,6 +242,16 @@ final class ReshardApplier implements Applier {
     }
 
     @Override
+    public long writeStatements() {
+        return lanes.stream().mapToLong(PartitionApplier::writeStatements).sum();
+    }
+
+    @Override
+    public long writeRows() {
+        return lanes.stream().mapToLong(PartitionApplier::writeRows).sum();
+    }
+
+    @Override
     public long transactionsApplied() {
         return lanes.stream().mapToLong(PartitionApplier::transactionsApplied).max().orElse(0);
     }

@@ -41,6 +41,8 @@ final class RowWriter {
     private String pendingSql;
     private PreparedStatement pending;
     private int pendingRows;
+    private long statementsSent; // round trips that wrote rows (a multi-row INSERT, a JDBC batch)
+    private long rowsSent; // the rows those carried
     // rows of the pending multi-row INSERT (pendingSql is its single-row form), bound when it is sent
     private Insert pendingInsert;
     private final List<Struct> insertRows = new ArrayList<>();
@@ -155,6 +157,8 @@ final class RowWriter {
                 next = bindRow(ps, next, insert.table(), row);
             }
             ps.executeUpdate();
+            statementsSent++;
+            rowsSent += insertRows.size();
         } finally {
             insertRows.clear();
             insertBytes = 0;
@@ -376,8 +380,20 @@ final class RowWriter {
         ps.addBatch();
         if (++pendingRows >= batchMax) {
             ps.executeBatch();
+            statementsSent++;
+            rowsSent += pendingRows;
             pendingRows = 0;
         }
+    }
+
+    /** Round trips that wrote rows so far (a multi-row INSERT, a JDBC batch), for the batch size metric. */
+    long statementsSent() {
+        return statementsSent;
+    }
+
+    /** The rows those round trips carried. */
+    long rowsSent() {
+        return rowsSent;
     }
 
     /** Sends what is batched. */
@@ -394,6 +410,8 @@ final class RowWriter {
             try {
                 if (pendingRows > 0) {
                     pending.executeBatch();
+                    statementsSent++;
+                    rowsSent += pendingRows;
                 }
             } finally {
                 pending.close();

@@ -318,6 +318,10 @@ public class VStreamSinkTask extends SinkTask {
         }
         LOG.warn("{}: retriable error at offset {} ({}); retrying in {} ms", tp, r.kafkaOffset(), c.reason(),
                 backoffMs);
+        ApplierMetrics m = metrics.get(tp);
+        if (m != null) {
+            m.retried();
+        }
         needsRecovery.add(tp);
         rewind(tp, a);
         sleep(backoffMs);

@@ -153,6 +153,7 @@ final class ShardStreamer implements Runnable {
                 break;
             }
             abortOpenTransaction();
+            metrics.reconnected();
             if (receivedSinceConnect) {
                 downSince = 0;
                 backoff = settings.backoffInitial().toMillis();

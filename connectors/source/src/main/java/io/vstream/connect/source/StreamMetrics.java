@@ -14,12 +14,15 @@ final class StreamMetrics implements StreamMetricsMXBean, AutoCloseable {
     private volatile String copyTable = "";
     private volatile long copyEstimate;
     private volatile long lastEventTs;
+    private volatile long lastReceivedMs;
+    private final AtomicLong reconnects = new AtomicLong();
     private volatile Supplier<String> position = () -> "";
     private ObjectName name;
 
-    static StreamMetrics register(String connector, String shard) {
+    static StreamMetrics register(String connector, String keyspace, String shard) {
         StreamMetrics m = new StreamMetrics();
-        m.name = MBeans.register(m, "source", "connector=" + MBeans.quote(connector) + ",shard=" + MBeans.quote(shard));
+        m.name = MBeans.register(m, "source", "connector=" + MBeans.quote(connector) + ",keyspace="
+                + MBeans.quote(keyspace) + ",shard=" + MBeans.quote(shard));
         return m;
     }
 
@@ -29,9 +32,15 @@ final class StreamMetrics implements StreamMetricsMXBean, AutoCloseable {
 
     void binlogEvent(long tsMs) {
         events.incrementAndGet();
-        if (tsMs > 0) {
-            lastEventTs = tsMs;
-        }
+        long now = System.currentTimeMillis();
+        lastReceivedMs = now;
+        // an event without a time (the server's heartbeat, sent when the reader is at the end of the binlog) means
+        // the stream has caught up
+        lastEventTs = tsMs > 0 ? tsMs : now;
+    }
+
+    void reconnected() {
+        reconnects.incrementAndGet();
     }
 
     void row() {
@@ -82,6 +91,17 @@ final class StreamMetrics implements StreamMetricsMXBean, AutoCloseable {
     public long getLagMs() {
         long ts = lastEventTs;
         return ts == 0 ? 0 : Math.max(0, System.currentTimeMillis() - ts);
+    }
+
+    @Override
+    public long getMillisSinceLastEvent() {
+        long t = lastReceivedMs;
+        return t == 0 ? -1 : Math.max(0, System.currentTimeMillis() - t);
+    }
+
+    @Override
+    public long getReconnects() {
+        return reconnects.get();
     }
 
     @Override

@@ -86,7 +86,7 @@ public class VStreamSourceTask extends SourceTask {
             boolean copyNew = offset == null && plan.copy.contains(shard.name());
             ShardGtid start = copyNew ? null : startOf(shard, offset, plan);
             int index = indexOf(all, shard);
-            StreamMetrics m = StreamMetrics.register(name, shard.name());
+            StreamMetrics m = StreamMetrics.register(name, config.keyspace(), shard.name());
             CopySettings copy = copyNew ? config.copySettings().forcingCopy() : config.copySettings();
             if (copyNew) {
                 LOG.warn("Shard {}: copying it afresh (reshard fallback after journal {})", shard.name(),
