@@ -12,7 +12,16 @@ import java.io.IOException;
  */
 public record StatusRecord(String workflow, String type, String state, String step, String reason,
                            String sourcePosition, String appliedPosition, Long lagTransactions, Integer tablesCopying,
-                           int attempts, long tsMs, Rows rows, Long lagMs, Diff diff) {
+                           int attempts, long tsMs, Rows rows, Long lagMs, Diff diff, java.util.List<Shard> shards,
+                           java.util.List<String> connectors) {
+
+    /**
+     * One shard as the coordinator measured it in its last round ({@code state}: waiting, copying, streaming); any
+     * value may be null.
+     */
+    public record Shard(String shard, String state, String appliedPosition, Long lagMs, Long lagTransactions,
+                        Long rowsCopied, String throttleReason) {
+    }
 
     /**
      * The last on-demand diff the coordinator ran ({@code vsc diff}, {@code diff.request}); absent until one is
@@ -37,7 +46,7 @@ public record StatusRecord(String workflow, String type, String state, String st
     public StatusRecord(String workflow, String type, String state, String step, String reason, String sourcePosition,
                         String appliedPosition, Long lagTransactions, Integer tablesCopying, int attempts, long tsMs) {
         this(workflow, type, state, step, reason, sourcePosition, appliedPosition, lagTransactions, tablesCopying,
-                attempts, tsMs, Rows.NONE, null, null);
+                attempts, tsMs, Rows.NONE, null, null, java.util.List.of(), java.util.List.of());
     }
 
     /** Parses a record value; null for a tombstone or a value that is not a status record. */
@@ -64,7 +73,22 @@ public record StatusRecord(String workflow, String type, String state, String st
                 v.path("attempts").asInt(0), v.path("ts_ms").asLong(0),
                 new Rows(number(v, "rows_copied"), number(v, "rows_total"), decimal(v, "progress_pct"),
                         decimal(v, "rows_per_second"), number(v, "eta_ms"), text(v, "throttle_reason")),
-                number(v, "lag_ms"), diff(v));
+                number(v, "lag_ms"), diff(v), shards(v), texts(v, "connectors"));
+    }
+
+    private static java.util.List<Shard> shards(JsonNode v) {
+        java.util.List<Shard> out = new java.util.ArrayList<>();
+        for (JsonNode s : v.path("shards")) {
+            out.add(new Shard(text(s, "shard"), text(s, "state"), text(s, "applied_position"), number(s, "lag_ms"),
+                    number(s, "lag_transactions"), number(s, "rows_copied"), text(s, "throttle_reason")));
+        }
+        return java.util.List.copyOf(out);
+    }
+
+    private static java.util.List<String> texts(JsonNode v, String field) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        v.path(field).forEach(x -> out.add(x.asText()));
+        return java.util.List.copyOf(out);
     }
 
     private static Diff diff(JsonNode v) {

@@ -55,6 +55,13 @@ public final class StatusView {
         if (p.note() != null) {
             line(sb, "reason", p.note());
         }
+        if (r != null) {
+            boolean firstShard = true;
+            for (StatusRecord.Shard s : r.shards()) {
+                line(sb, firstShard ? "shards" : "", shard(s));
+                firstShard = false;
+            }
+        }
         if (r != null && r.diff() != null) {
             line(sb, "diff", diff(r.diff()));
         }
@@ -87,6 +94,26 @@ public final class StatusView {
             return String.format(Locale.ROOT, "%.1f s", r.lagMs() / 1000.0);
         }
         return r.lagTransactions() == null ? "-" : r.lagTransactions() + " tx";
+    }
+
+    /** One line per shard: its state, where its applier is and how far behind, its copy, its throttle. */
+    static String shard(StatusRecord.Shard s) {
+        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%-8s %-10s", s.shard(),
+                s.state() == null ? "-" : s.state()));
+        sb.append("lag ").append(s.lagMs() == null ? "-" : String.format(Locale.ROOT, "%.1f s", s.lagMs() / 1000.0));
+        if (s.lagTransactions() != null) {
+            sb.append(" (").append(s.lagTransactions()).append(" tx)");
+        }
+        if (s.rowsCopied() != null) {
+            sb.append(String.format(Locale.ROOT, "   copied %,d", s.rowsCopied()));
+        }
+        if (s.appliedPosition() != null) {
+            sb.append("   at ").append(s.appliedPosition());
+        }
+        if (s.throttleReason() != null) {
+            sb.append("   throttled: ").append(s.throttleReason());
+        }
+        return sb.toString();
     }
 
     /** One line for the last on-demand diff: its id, state, counts and progress or result. */
@@ -207,6 +234,23 @@ public final class StatusView {
         n.put("status_topic", i.statusTopic());
         if (r != null && r.diff() != null) {
             n.set("diff", diffJson(r.diff()));
+        }
+        ArrayNode shardNodes = n.putArray("shards");
+        if (r != null) {
+            for (StatusRecord.Shard s : r.shards()) {
+                ObjectNode sn = shardNodes.addObject();
+                sn.put("shard", s.shard());
+                sn.put("state", s.state());
+                sn.put("applied_position", s.appliedPosition());
+                sn.put("lag_ms", s.lagMs());
+                sn.put("lag_transactions", s.lagTransactions());
+                sn.put("rows_copied", s.rowsCopied());
+                sn.put("throttle_reason", s.throttleReason());
+            }
+        }
+        ArrayNode seen = n.putArray("connectors_seen_by_coordinator");
+        if (r != null) {
+            r.connectors().forEach(seen::add);
         }
         ObjectNode connectors = n.putObject("connectors");
         for (Role role : Role.values()) {

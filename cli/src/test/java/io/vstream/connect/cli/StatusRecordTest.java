@@ -71,4 +71,25 @@ class StatusRecordTest {
         assertThat(StatusView.diffJson(r.diff()).path("details").get(0).asText()).isEqualTo("db.t: id=42 differs");
         assertThat(StatusRecord.fromJson(PAYLOAD.getBytes(StandardCharsets.UTF_8)).diff()).isNull();
     }
+
+    @Test
+    void readsEachShardAndTheConnectorsAsTheCoordinatorSawThem() {
+        String withShards = PAYLOAD.replace("\"ts_ms\":1000}", "\"ts_ms\":1000,\"shards\":[{\"shard\":\"-80\","
+                + "\"state\":\"copying\",\"applied_position\":\"MariaDB/0-1-5\",\"lag_ms\":1500,"
+                + "\"lag_transactions\":3,\"rows_copied\":120000,\"throttle_reason\":null},{\"shard\":\"80-\","
+                + "\"state\":\"waiting\",\"applied_position\":null,\"lag_ms\":null,\"lag_transactions\":null,"
+                + "\"rows_copied\":null,\"throttle_reason\":null}],"
+                + "\"connectors\":[\"w-source RUNNING: task 0 RUNNING on a:8083\"]}");
+        StatusRecord r = StatusRecord.fromJson(withShards.getBytes(StandardCharsets.UTF_8));
+        assertThat(r.shards()).containsExactly(
+                new StatusRecord.Shard("-80", "copying", "MariaDB/0-1-5", 1500L, 3L, 120000L, null),
+                new StatusRecord.Shard("80-", "waiting", null, null, null, null, null));
+        assertThat(r.connectors()).containsExactly("w-source RUNNING: task 0 RUNNING on a:8083");
+        assertThat(StatusView.shard(r.shards().get(0)))
+                .isEqualTo("-80      copying   lag 1.5 s (3 tx)   copied 120,000   at MariaDB/0-1-5");
+        assertThat(StatusView.shard(r.shards().get(1))).isEqualTo("80-      waiting   lag -");
+        StatusRecord old = StatusRecord.fromJson(PAYLOAD.getBytes(StandardCharsets.UTF_8));
+        assertThat(old.shards()).isEmpty();
+        assertThat(old.connectors()).isEmpty();
+    }
 }

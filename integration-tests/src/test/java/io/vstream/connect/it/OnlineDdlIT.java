@@ -2,6 +2,8 @@ package io.vstream.connect.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.vstream.connect.cli.ExitCodes;
 import io.vstream.connect.testsupport.compare.ComparisonResult;
 import io.vstream.connect.testsupport.compare.TableComparator;
 import io.vstream.connect.testsupport.connect.ConnectCluster;
@@ -308,10 +310,24 @@ class OnlineDdlIT {
         createSmallTable(db, "items");
         Workflow w = new Workflow(db, "items");
         w.deploy("MODIFY qty BIGINT NULL", Map.of("handoff.postpone", "true"));
-        CloneHandoffIT.awaitState(connect, w.statusTopic, "POSTPONED", Duration.ofSeconds(90));
+        List<Struct> statuses = CloneHandoffIT.awaitState(connect, w.statusTopic, "POSTPONED", Duration.ofSeconds(90));
+        // the status record has each shard: both copied and streaming, with their applier's position
+        List<Object> shards = statuses.get(statuses.size() - 1).getArray("shards");
+        assertThat(shards).extracting(x -> ((Struct) x).getString("shard") + " " + ((Struct) x).getString("state"))
+                .containsExactly("-80 streaming", "80- streaming");
+        assertThat(shards).extracting(x -> ((Struct) x).getString("applied_position")).allMatch(p -> p != null
+                && p.startsWith("MariaDB/"));
+        // vsc diff compares each shard's original with its ghost through the mapping, on demand
+        JsonNode equal = CloneHandoffIT.diff(connect, w.coordinator, ExitCodes.OK);
+        assertThat(equal.path("tables_total").asInt()).as("one table per shard").isEqualTo(2);
+        assertThat(equal.path("rows_compared").asLong()).as("500 rows on each shard").isEqualTo(1_000);
         // what a lost write would look like: a row the applier never wrote, and one it wrote wrong
         SHARDS.server(1).execute(db, "DELETE FROM _items_gho WHERE id = 7",
                 "UPDATE _items_gho SET qty = 99 WHERE id = 8");
+        JsonNode different = CloneHandoffIT.diff(connect, w.coordinator, ExitCodes.DIFFERENT);
+        assertThat(different.path("differences").asLong()).isEqualTo(2);
+        assertThat(different.path("details").toString()).contains("shard 80-").contains(db + ".items")
+                .contains("id=7 missing in the ghost").contains("id=8 differs");
         w.deploy("MODIFY qty BIGINT NULL", Map.of("handoff.postpone", "false"));
         try {
             CloneHandoffIT.awaitState(connect, w.statusTopic, "COMPLETE", Duration.ofSeconds(90));

@@ -33,6 +33,7 @@ final class CloneWorkflow implements Workflow {
     private final ApplierChannel applier;
     private final String workflow;
     private StatusRecords.Progress progress = StatusRecords.Progress.NONE;
+    private List<ShardStatus> shardStatuses = List.of();
     /** The tables the hand-off compared in this task (named in the COMPLETE status); null after a restart. */
     private List<String> checked;
 
@@ -99,6 +100,22 @@ final class CloneWorkflow implements Workflow {
         Long lagMs = applied.size() == 1 ? ApplierLag.millis(applied.get(0), System.currentTimeMillis()) : null;
         progress = new StatusRecords.Progress(sourcePos, appliedPos, lag(sourcePos, appliedPos), copying, null, null,
                 null, null, null, null, lagMs);
+        List<ShardStatus> perShard = new ArrayList<>();
+        for (ApplierChannel.Applied a : applied) {
+            Integer tables = tablesCopying(a.copyState());
+            String state = a.position() == null ? ShardStatus.WAITING : tables == null || tables > 0
+                    ? ShardStatus.COPYING : ShardStatus.STREAMING;
+            String topic = a.topic() == null ? "" : a.topic();
+            perShard.add(new ShardStatus(topic.substring(topic.lastIndexOf('.') + 1), state, a.position(),
+                    ApplierLag.millis(a, System.currentTimeMillis()), lag(sourcePos, a.position()), a.rowsCopied(),
+                    null));
+        }
+        shardStatuses = List.copyOf(perShard);
+    }
+
+    @Override
+    public List<ShardStatus> shards() {
+        return shardStatuses;
     }
 
     /**
@@ -118,16 +135,23 @@ final class CloneWorkflow implements Workflow {
             case POSTPONED:
             case COMPLETE: {
                 try (Connection target = Servers.open(config.target())) {
-                    List<StreamTables.Entry> tables = StreamTables.read(target, config.stateDatabase(),
-                            config.applierStream());
+                    List<DiffPlan.Table> tables = new ArrayList<>();
+                    for (StreamTables.Entry e : StreamTables.read(target, config.stateDatabase(),
+                            config.applierStream())) {
+                        tables.add(new DiffPlan.Table(e.target(), e.sourceDatabase(), e.sourceTable(),
+                                (src, tgt) -> MappedChecksum.prepareSame(src, e.sourceDatabase(), e.sourceTable(),
+                                        tgt, e.targetDatabase(), e.targetTable(), config.diffChunkRows())));
+                    }
                     if (status.state() != WorkflowState.COMPLETE) {
-                        return DiffPlan.of("stream", tables, new ApplierHold(applier, config.applierStream(),
-                                config.stopTimeout()));
+                        return DiffPlan.of("stream", List.of(new DiffPlan.Part(null, config.source(),
+                                config.target(), new ApplierHold(applier, config.applierStream(),
+                                config.stopTimeout()), tables)));
                     }
                     if (!"HANDED_OFF".equals(applier.currentCommand(target))) {
                         return DiffPlan.refusedBecause("the clone completed without a hand-off to native replication");
                     }
-                    return DiffPlan.of("replica", tables, new ReplicaHold(config.stopTimeout()));
+                    return DiffPlan.of("replica", List.of(new DiffPlan.Part(null, config.source(), config.target(),
+                            new ReplicaHold(config.stopTimeout()), tables)));
                 }
             }
             case CUTTING_OVER:

@@ -88,6 +88,36 @@ final class ConnectorHealth {
     }
 
     /**
+     * One line per connector for the status record: its state and each task's, with the worker running it, e.g.
+     * {@code orders-src RUNNING: task 0 RUNNING on 10.0.0.5:8083, task 1 FAILED on 10.0.0.6:8083}. No traces (the
+     * verdict's reason has the failure's first lines).
+     */
+    static List<String> summaries(java.util.Map<String, JsonNode> statuses) {
+        List<String> out = new ArrayList<>();
+        for (var e : statuses.entrySet()) {
+            JsonNode s = e.getValue();
+            if (s == null) {
+                out.add(e.getKey() + " MISSING (not on the Connect cluster)");
+                continue;
+            }
+            StringBuilder line = new StringBuilder(e.getKey()).append(' ')
+                    .append(s.path("connector").path("state").asText("?"));
+            JsonNode tasks = s.path("tasks");
+            if (!tasks.isArray() || tasks.isEmpty()) {
+                line.append(": no tasks");
+            }
+            String sep = ": ";
+            for (JsonNode t : tasks) {
+                line.append(sep).append("task ").append(t.path("id").asText("?")).append(' ')
+                        .append(t.path("state").asText("?")).append(" on ").append(t.path("worker_id").asText("?"));
+                sep = ", ";
+            }
+            out.add(line.toString());
+        }
+        return out;
+    }
+
+    /**
      * The exception lines of a Java stack trace (its first line and each "Caused by"), without the frames, cut to a
      * few hundred characters: the error a person reads first.
      */

@@ -26,8 +26,14 @@ final class ConnectorWatch {
     private final List<String> connectors;
     private final HttpClient http;
     private final String authorization;
+    private volatile List<String> summaries = List.of();
 
     /** {@code authorization} is the value of an {@code Authorization} header, or null for none (never logged). */
+    /** The connectors' Connect status at the last check that got an answer (one line each). */
+    List<String> summaries() {
+        return summaries;
+    }
+
     ConnectorWatch(List<String> urls, List<String> connectors, String authorization) {
         this.bases = urls.stream().map(u -> URI.create(u.endsWith("/") ? u : u + "/")).toList();
         this.connectors = List.copyOf(connectors);
@@ -48,6 +54,7 @@ final class ConnectorWatch {
                 for (String name : connectors) {
                     statuses.put(name, status(base, name));
                 }
+                summaries = ConnectorHealth.summaries(statuses);
                 return ConnectorHealth.judge(statuses);
             } catch (IOException e) {
                 last = e;

@@ -40,6 +40,7 @@ final class OnlineDdlWorkflow implements Workflow {
     private final ApplierChannel applier;
     private final AlterAnalyzer analyzer;
     private StatusRecords.Progress progress = StatusRecords.Progress.NONE;
+    private List<ShardStatus> shardStatuses = List.of();
     private final CopyProgressEstimator estimator = new CopyProgressEstimator(Duration.ofSeconds(30));
     private final Map<String, Long> estimates = new HashMap<>(); // per shard: the server's estimate of the table's rows
     private long estimatesReadAt;
@@ -200,6 +201,7 @@ final class OnlineDdlWorkflow implements Workflow {
         boolean refreshEstimates = System.nanoTime() - estimatesReadAt > ESTIMATE_EVERY_NANOS || estimates.isEmpty();
         List<String> applied = new ArrayList<>();
         List<String> throttled = new ArrayList<>();
+        List<ShardStatus> perShard = new ArrayList<>();
         String hold = config.serverCopy() ? copies.hold() : null; // holds every shard's server copy
         for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : shards.entrySet()) {
             try (Connection c = Servers.open(e.getValue())) {
@@ -216,6 +218,7 @@ final class OnlineDdlWorkflow implements Workflow {
                     unknown = true;
                     counted = false;
                     awaiting = true; // the copy starts once this shard's applier has a position
+                    perShard.add(new ShardStatus(e.getKey(), ShardStatus.WAITING, null, null, null, null, null));
                     continue;
                 }
                 ApplierChannel.Applied a = rows.get(0);
@@ -268,8 +271,11 @@ final class OnlineDdlWorkflow implements Workflow {
                 maxLag = Math.max(maxLag, lag == null ? Long.MAX_VALUE : lag);
                 Long behind = ApplierLag.millis(a, System.currentTimeMillis());
                 maxLagMs = behind == null || maxLagMs == null ? null : Math.max(maxLagMs, behind);
+                perShard.add(new ShardStatus(e.getKey(), shardDone ? ShardStatus.STREAMING : ShardStatus.COPYING,
+                        a.position(), behind, lag, shardCopied, why));
             }
         }
+        shardStatuses = List.copyOf(perShard);
         copies.awaitingApplier(awaiting && config.serverCopy());
         if (refreshEstimates) {
             estimatesReadAt = System.nanoTime();
@@ -374,6 +380,56 @@ final class OnlineDdlWorkflow implements Workflow {
     @Override
     public void close() {
         copies.close();
+    }
+
+    /**
+     * Before the cut-over, each shard's original table against its ghost through the migration's column mapping (as
+     * the cut-over's checksum compares them), holding the shard's applier; not while the ghost is still being copied,
+     * and not after the swap (the ghost is then the table).
+     */
+    @Override
+    public DiffPlan diffPlan(WorkflowStatus status) {
+        switch (status.state()) {
+            case CREATED:
+            case COPYING:
+                return DiffPlan.refusedBecause("the ghost tables are still being copied (state " + status.state()
+                        + "); run the diff once the workflow is CATCHING_UP, READY or POSTPONED");
+            case CATCHING_UP:
+            case READY:
+            case POSTPONED: {
+                List<DiffPlan.Part> parts = new ArrayList<>();
+                for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : shards.entrySet()) {
+                    String table = config.ddlDatabase() + "." + config.ddlTable();
+                    DiffPlan.Table t = new DiffPlan.Table(table + " against its ghost", config.ddlDatabase(),
+                            config.ddlTable(), (src, tgt) -> {
+                                MigrationPlans.Plan plan = MigrationPlans.load(src, config.stateDatabase(),
+                                        migration);
+                                if (plan == null) {
+                                    throw new IllegalArgumentException("the shard has no plan of migration "
+                                            + migration);
+                                }
+                                return MappedChecksum.prepare(src, plan, config.diffChunkRows());
+                            });
+                    parts.add(new DiffPlan.Part(e.getKey(), e.getValue(), e.getValue(), new ApplierHold(applier,
+                            config.applierStream(), config.stopTimeout()), List.of(t)));
+                }
+                return DiffPlan.of("ghost", parts);
+            }
+            case CUTTING_OVER:
+            case STALLED:
+                return DiffPlan.waitingBecause("the workflow is " + status.state() + "; the diff runs once it is"
+                        + " streaming again");
+            case COMPLETE:
+                return DiffPlan.refusedBecause("the ALTER is complete: the ghost is the table now, and the original"
+                        + " was kept unchanged since the cut-over; there is nothing to compare");
+            default:
+                return DiffPlan.refusedBecause("the workflow is " + status.state());
+        }
+    }
+
+    @Override
+    public List<ShardStatus> shards() {
+        return shardStatuses;
     }
 
     @Override

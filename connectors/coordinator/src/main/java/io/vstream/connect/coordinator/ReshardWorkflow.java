@@ -38,6 +38,7 @@ final class ReshardWorkflow implements Workflow {
     private final Map<String, VStreamCoordinatorConnectorConfig.Endpoint> oldShards;
     private final Map<String, VStreamCoordinatorConnectorConfig.Endpoint> newShards;
     private StatusRecords.Progress progress = StatusRecords.Progress.NONE;
+    private List<ShardStatus> shardStatuses = List.of();
     private final CopyProgressEstimator estimator = new CopyProgressEstimator(java.time.Duration.ofSeconds(30));
     private long rowsEstimate;
     private long estimateReadAt;
@@ -260,6 +261,12 @@ final class ReshardWorkflow implements Workflow {
         return oldShards.keySet().stream().filter(o -> KeyRange.parse(o).intersects(range)).toList();
     }
 
+    /** Each new shard, fed by the old shards its key range overlaps. */
+    @Override
+    public List<ShardStatus> shards() {
+        return shardStatuses;
+    }
+
     private static String positionOf(ApplierChannel.Applied a) {
         return a == null ? null : a.position();
     }
@@ -274,7 +281,34 @@ final class ReshardWorkflow implements Workflow {
         long now = System.currentTimeMillis();
         Integer copying = 0;
         StringBuilder appliedText = new StringBuilder();
+        List<ShardStatus> perShard = new ArrayList<>();
         for (Map.Entry<String, Map<String, ApplierChannel.Applied>> t : applied.entrySet()) {
+            // a new shard: fed by each old shard its key range overlaps
+            boolean waiting = false;
+            boolean shardCopying = false;
+            Long shardLag = 0L;
+            Long shardLagMs = 0L;
+            Long shardRows = 0L;
+            List<String> positions = new ArrayList<>();
+            for (String old : overlapping(t.getKey())) {
+                ApplierChannel.Applied a = t.getValue().get(old);
+                if (a == null || a.position() == null) {
+                    waiting = true;
+                    continue;
+                }
+                positions.add(old + "=" + a.position());
+                Integer n = CloneWorkflow.tablesCopying(a.copyState());
+                shardCopying |= n == null || n > 0;
+                Long l = CloneWorkflow.lag(sources.get(old), a.position());
+                shardLag = shardLag == null || l == null ? null : Math.max(shardLag, l);
+                Long ms = ApplierLag.millis(a, now);
+                shardLagMs = shardLagMs == null || ms == null ? null : Math.max(shardLagMs, ms);
+                shardRows = shardRows == null || a.rowsCopied() == null ? null : shardRows + a.rowsCopied();
+            }
+            perShard.add(new ShardStatus(t.getKey(), waiting ? ShardStatus.WAITING : shardCopying
+                    ? ShardStatus.COPYING : ShardStatus.STREAMING, positions.isEmpty() ? null
+                    : String.join(" ", positions), waiting ? null : shardLagMs, waiting ? null : shardLag,
+                    shardRows, null));
             for (String old : overlapping(t.getKey())) {
                 String have = positionOf(t.getValue().get(old));
                 appliedText.append(appliedText.length() == 0 ? "" : " ").append(t.getKey()).append('<').append(old)
@@ -297,6 +331,7 @@ final class ReshardWorkflow implements Workflow {
         StringBuilder src = new StringBuilder();
         sources.forEach((k, v) -> src.append(src.length() == 0 ? "" : " ").append(k).append('=').append(v));
         CopyProgressEstimator.Estimate rows = rows(s, applied, copying);
+        shardStatuses = List.copyOf(perShard);
         progress = new StatusRecords.Progress(src.toString(), appliedText.toString(), lag, copying,
                 rows == null ? null : rows.rowsCopied(), rows == null ? null : rows.rowsTotal(),
                 rows == null ? null : rows.percent(), rows == null || rows.rowsPerSecond() == null ? null

@@ -1,5 +1,7 @@
 package io.vstream.connect.coordinator;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
@@ -12,6 +14,16 @@ import org.apache.kafka.connect.source.SourceRecord;
  * state as its offset.
  */
 final class StatusRecords {
+    static final Schema SHARD = SchemaBuilder.struct().name("io.vstream.connect.WorkflowShardStatus")
+            .field("shard", Schema.STRING_SCHEMA)
+            .field("state", Schema.STRING_SCHEMA)
+            .field("applied_position", Schema.OPTIONAL_STRING_SCHEMA)
+            .field("lag_ms", Schema.OPTIONAL_INT64_SCHEMA)
+            .field("lag_transactions", Schema.OPTIONAL_INT64_SCHEMA)
+            .field("rows_copied", Schema.OPTIONAL_INT64_SCHEMA)
+            .field("throttle_reason", Schema.OPTIONAL_STRING_SCHEMA)
+            .build();
+
     static final Schema SCHEMA = SchemaBuilder.struct().name("io.vstream.connect.WorkflowStatus")
             .field("workflow", Schema.STRING_SCHEMA)
             .field("type", Schema.STRING_SCHEMA)
@@ -44,6 +56,10 @@ final class StatusRecords {
             .field("diff_differences", Schema.OPTIONAL_INT64_SCHEMA)
             .field("diff_details", SchemaBuilder.array(Schema.STRING_SCHEMA).optional().build())
             .field("diff_reason", Schema.OPTIONAL_STRING_SCHEMA)
+            // per shard, as the last round measured it, and the Connect status of the workflow's connectors as the
+            // coordinator last saw it (watch.connect.url)
+            .field("shards", SchemaBuilder.array(SHARD).optional().build())
+            .field("connectors", SchemaBuilder.array(Schema.STRING_SCHEMA).optional().build())
             .build();
 
     /**
@@ -80,11 +96,15 @@ final class StatusRecords {
     }
 
     SourceRecord record(WorkflowStatus status, Progress p) {
-        return record(status, p, null);
+        return record(status, p, null, List.of(), List.of());
     }
 
-    /** The record of {@code status} and {@code p}, with the last on-demand diff (null: none asked for). */
-    SourceRecord record(WorkflowStatus status, Progress p, DiffStatus diff) {
+    /**
+     * The record of {@code status} and {@code p}, with the last on-demand diff (null: none asked for), each shard's
+     * status and the connectors' Connect status (each omitted when empty).
+     */
+    SourceRecord record(WorkflowStatus status, Progress p, DiffStatus diff, List<ShardStatus> shards,
+                        List<String> connectors) {
         Struct v = new Struct(SCHEMA)
                 .put("workflow", workflow)
                 .put("type", type)
@@ -104,6 +124,19 @@ final class StatusRecords {
                 .put("eta_ms", p.etaMs())
                 .put("throttle_reason", p.throttleReason())
                 .put("lag_ms", p.lagMs());
+        if (!shards.isEmpty()) {
+            List<Struct> list = new ArrayList<>();
+            for (ShardStatus s : shards) {
+                list.add(new Struct(SHARD).put("shard", s.shard()).put("state", s.state())
+                        .put("applied_position", s.appliedPosition()).put("lag_ms", s.lagMs())
+                        .put("lag_transactions", s.lagTransactions()).put("rows_copied", s.rowsCopied())
+                        .put("throttle_reason", s.throttle()));
+            }
+            v.put("shards", list);
+        }
+        if (!connectors.isEmpty()) {
+            v.put("connectors", List.copyOf(connectors));
+        }
         Map<String, Object> offset = status.toOffset();
         if (diff != null) {
             v.put("diff_id", diff.id())

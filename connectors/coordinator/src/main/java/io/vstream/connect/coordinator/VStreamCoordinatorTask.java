@@ -40,6 +40,8 @@ public class VStreamCoordinatorTask extends SourceTask {
     private DiffStatus diff; // the last on-demand diff asked for, null when none
     private DiffRun diffRun;
     private DiffStatus lastDiff;
+    private List<ShardStatus> lastShards = List.of();
+    private List<String> lastConnectors = List.of();
     private int diffTroubles;
     private CoordinatorMetrics metrics;
 
@@ -145,12 +147,11 @@ public class VStreamCoordinatorTask extends SourceTask {
             }
             if (diffRun == null || !diffRun.kind().equals(plan.kind())) {
                 if (diffRun != null) {
-                    LOG.info("Workflow {}: diff {} starts over: the target is now held through {}", workflowName,
-                            diff.id(), plan.hold().describe());
+                    LOG.info("Workflow {}: diff {} starts over: the workflow's target is now compared as '{}'",
+                            workflowName, diff.id(), plan.kind());
                     diff = DiffStatus.started(diff.id(), System.currentTimeMillis());
                 }
-                diffRun = new DiffRun(workflowName, plan, config.source(), config.target(), config.diffSlice(),
-                        config.diffChunkRows());
+                diffRun = new DiffRun(workflowName, plan, config.diffSlice());
             }
             diff = diffRun.slice(diff);
             diffTroubles = 0;
@@ -264,9 +265,14 @@ public class VStreamCoordinatorTask extends SourceTask {
         StatusRecords.Progress p = workflow.progress();
         long now = System.currentTimeMillis();
         List<SourceRecord> out = new ArrayList<>();
+        List<ShardStatus> shards = workflow.shards();
+        List<String> connectors = watch == null ? List.of() : watch.summaries();
         if (changed || !p.equals(lastProgress) || !java.util.Objects.equals(diff, lastDiff)
+                || !shards.equals(lastShards) || !connectors.equals(lastConnectors)
                 || now - lastEmitted >= STATUS_EVERY_MS || lastEmitted == 0) {
-            out.add(records.record(s, p, diff));
+            out.add(records.record(s, p, diff, shards, connectors));
+            lastShards = shards;
+            lastConnectors = connectors;
             metrics.update(s, p, diff, workflow.lastWriteBlockMs());
             lastEmitted = now;
             lastProgress = p;

@@ -21,7 +21,13 @@ interface Workflow {
      * at a position; workflows without a diff refuse it.
      */
     default DiffPlan diffPlan(WorkflowStatus status) throws SQLException {
-        return DiffPlan.refusedBecause("a " + type() + " workflow has no on-demand diff yet (clone workflows do)");
+        return DiffPlan.refusedBecause("a " + type() + " workflow has no on-demand diff yet (clone and online DDL"
+                + " workflows do)");
+    }
+
+    /** Each shard as the last round measured it (empty when the workflow does not measure per shard). */
+    default java.util.List<ShardStatus> shards() {
+        return java.util.List.of();
     }
 
     /** How long the last cut-over blocked writes (the longest shard), in ms; -1 before one (or without one). */

@@ -72,4 +72,16 @@ class ConnectorHealthTest {
         assertThat(ConnectorHealth.firstLines(trace)).hasSize(603).endsWith("...");
         assertThat(ConnectorHealth.firstLines("")).isEqualTo("(no error reported)");
     }
+
+    @Test
+    void eachConnectorIsSummedUpOnOneLineForTheStatusRecord() throws Exception {
+        Map<String, JsonNode> m = new LinkedHashMap<>();
+        m.put("src", status("RUNNING", "RUNNING"));
+        m.put("sink", status("RUNNING", "RUNNING", "FAILED"));
+        m.put("gone", null);
+        m.put("idle", status("RUNNING"));
+        assertThat(ConnectorHealth.summaries(m)).containsExactly("src RUNNING: task 0 RUNNING on w1:8083",
+                "sink RUNNING: task 0 RUNNING on w1:8083, task 1 FAILED on w1:8083",
+                "gone MISSING (not on the Connect cluster)", "idle RUNNING: no tasks");
+    }
 }
