@@ -1,5 +1,7 @@
 package io.vstream.connect.it;
 
+import static io.vstream.connect.it.LocalPorts.freePort;
+import static io.vstream.connect.it.LocalPorts.freshDir;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -14,21 +16,17 @@ import io.vstream.connect.quickstart.KafkaClasspath;
 import io.vstream.connect.testsupport.db.MariaDbServer;
 import io.vstream.connect.testsupport.db.MariaDbShards;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
-import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -200,22 +198,5 @@ class PackagedWorkerIT {
     private static void stopAll(ConnectWorker worker, KafkaBroker broker) {
         worker.stop();
         broker.stop();
-    }
-
-    private static Path freshDir(Path dir) throws IOException {
-        if (Files.exists(dir)) {
-            try (Stream<Path> all = Files.walk(dir)) {
-                for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.delete(p);
-                }
-            }
-        }
-        return Files.createDirectories(dir);
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-            return s.getLocalPort();
-        }
     }
 }

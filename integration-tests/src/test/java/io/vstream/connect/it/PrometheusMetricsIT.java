@@ -1,5 +1,7 @@
 package io.vstream.connect.it;
 
+import static io.vstream.connect.it.LocalPorts.freePort;
+import static io.vstream.connect.it.LocalPorts.freshDir;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -15,14 +17,11 @@ import io.vstream.connect.testsupport.load.LoadTable;
 import io.vstream.connect.testsupport.load.Target;
 import io.vstream.connect.testsupport.load.WriteLoad;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.http.HttpClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +29,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.knowm.xchart.BitmapEncoder;
@@ -304,22 +302,5 @@ class PrometheusMetricsIT {
     private static void stopAll(ConnectWorker worker, KafkaBroker broker) {
         worker.stop();
         broker.stop();
-    }
-
-    private static Path freshDir(Path dir) throws IOException {
-        if (Files.exists(dir)) {
-            try (Stream<Path> all = Files.walk(dir)) {
-                for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.delete(p);
-                }
-            }
-        }
-        return Files.createDirectories(dir);
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-            return s.getLocalPort();
-        }
     }
 }

@@ -73,10 +73,16 @@ final class ShardLog {
      */
     static ShardLog await(ConnectCluster connect, String topic, String lastGtid, boolean readCommitted,
                           Duration timeout) throws InterruptedException {
+        return await(connect.topics(), topic, lastGtid, readCommitted, timeout);
+    }
+
+    /** As {@link #await(ConnectCluster, String, String, boolean, Duration)}, on any Kafka cluster. */
+    static ShardLog await(io.vstream.connect.testsupport.connect.TopicReader topics, String topic, String lastGtid,
+                          boolean readCommitted, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         ShardLog log = null;
         while (System.nanoTime() < deadline) {
-            log = new ShardLog(connect.topics().readAll(topic, readCommitted));
+            log = new ShardLog(topics.readAll(topic, readCommitted));
             if (log.commitsPerGtid.containsKey(lastGtid)) {
                 return log;
             }

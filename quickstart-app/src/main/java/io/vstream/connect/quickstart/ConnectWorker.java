@@ -25,6 +25,7 @@ public final class ConnectWorker {
     private final boolean dieWithThisJvm;
     private ManagedProcess process;
     private List<String> jvmOptions = List.of();
+    private final java.util.Map<String, String> extraProperties = new java.util.LinkedHashMap<>();
 
     /** {@code pidDir} may be null (no pid file); {@code dieWithThisJvm}: see {@link ManagedProcess}. */
     public ConnectWorker(Path dir, int restPort, String bootstrapServers, Path pluginPath, Path secretsDir,
@@ -42,6 +43,12 @@ public final class ConnectWorker {
     /** JVM options for the worker's process (e.g. the Prometheus JMX exporter's {@code -javaagent:}); before start. */
     public ConnectWorker jvmOptions(List<String> options) {
         this.jvmOptions = List.copyOf(options);
+        return this;
+    }
+
+    /** One more worker property (e.g. {@code exactly.once.source.support=enabled}); before start. */
+    public ConnectWorker property(String key, String value) {
+        extraProperties.put(key, value);
         return this;
     }
 
@@ -115,8 +122,9 @@ public final class ConnectWorker {
                 "# resolves the ${file:...} passwords of config-examples/",
                 "config.providers=file",
                 "config.providers.file.class=org.apache.kafka.common.config.provider.FileConfigProvider",
-                "config.providers.file.param.allowed.paths=" + secretsDir,
-                ""));
+                "config.providers.file.param.allowed.paths=" + secretsDir));
+        extraProperties.forEach((k, v) -> lines.add(k + "=" + v));
+        lines.add("");
         try {
             Files.createDirectories(dir);
             Files.writeString(file, String.join("\n", lines));

@@ -81,14 +81,7 @@ public class VStreamSourceConnector extends SourceConnector {
     public List<Map<String, String>> taskConfigs(int maxTasks) {
         StreamTopology current = topology;
         List<ShardAddress> shards = current.shards();
-        int tasks = Math.max(1, Math.min(maxTasks, shards.size()));
-        List<List<ShardAddress>> groups = new ArrayList<>();
-        for (int i = 0; i < tasks; i++) {
-            groups.add(new ArrayList<>());
-        }
-        for (int i = 0; i < shards.size(); i++) {
-            groups.get(i % tasks).add(shards.get(i));
-        }
+        List<List<ShardAddress>> groups = ShardAssignment.assign(shards, maxTasks);
         List<Map<String, String>> configs = new ArrayList<>();
         for (List<ShardAddress> g : groups) {
             configs.add(VStreamSourceTaskConfig.forShards(props, shards, g, current.plan()));

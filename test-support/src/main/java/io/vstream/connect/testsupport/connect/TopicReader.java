@@ -23,14 +23,23 @@ import org.apache.kafka.connect.json.JsonConverter;
 import org.apache.kafka.connect.util.clusters.EmbeddedKafkaCluster;
 
 /**
- * Reads whole topics of the embedded Kafka as a consumer application does (optionally {@code read_committed}), and
- * decodes JSON-converted records back into Connect values with their headers.
+ * Reads whole topics of a Kafka cluster (the embedded one, or a broker process) as a consumer application does
+ * (optionally {@code read_committed}), and decodes JSON-converted records back into Connect values with their headers.
  */
 public final class TopicReader {
-    private final EmbeddedKafkaCluster kafka;
+    private final String bootstrapServers;
 
     TopicReader(EmbeddedKafkaCluster kafka) {
-        this.kafka = kafka;
+        this(kafka.bootstrapServers());
+    }
+
+    private TopicReader(String bootstrapServers) {
+        this.bootstrapServers = bootstrapServers;
+    }
+
+    /** A reader of the Kafka cluster at {@code bootstrapServers}. */
+    public static TopicReader at(String bootstrapServers) {
+        return new TopicReader(bootstrapServers);
     }
 
     /** One decoded record. */
@@ -44,7 +53,7 @@ public final class TopicReader {
     /** Every record of partition 0 of {@code topic} from the beginning to its current end. */
     public List<Decoded> readAll(String topic, boolean readCommitted) {
         Map<String, Object> props = new HashMap<>();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, readCommitted ? "read_committed" : "read_uncommitted");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000");
@@ -54,7 +63,9 @@ public final class TopicReader {
         JsonConverter valuesSchemaless = converter(false, false);
         List<Decoded> out = new ArrayList<>();
         Map<String, Schema> rowSchemas = new HashMap<>(); // compact records: each table's, from its last FIELD
-        try (KafkaConsumer<byte[], byte[]> consumer = kafka.createConsumer(props)) {
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props,
+                new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+                new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
             TopicPartition tp = new TopicPartition(topic, 0);
             consumer.assign(List.of(tp));
             consumer.seekToBeginning(List.of(tp));
