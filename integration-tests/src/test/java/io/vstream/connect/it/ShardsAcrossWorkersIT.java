@@ -89,6 +89,13 @@ class ShardsAcrossWorkersIT {
             Map<String, Integer> perWorker = tasksPerWorker(rest.status("ks-cdc"));
             assertThat(perWorker).as("tasks per worker").hasSize(WORKERS);
             assertThat(perWorker.values()).as("an even spread").allSatisfy(n -> assertThat(n).isBetween(5, 6));
+            // a task RUNNING has not necessarily read its shard's start position yet: the load starts once a marker
+            // written on every shard has reached its topic (the writers' transactions are all after the start)
+            TopicReader topics = TopicReader.at(broker.bootstrapServers());
+            for (int i = 0; i < SHARDS; i++) {
+                ShardLog.await(topics, TopicNames.shardTopic("vs_" + db, "ks", names.get(i)), mark(SERVERS.server(i),
+                        db), true, Duration.ofSeconds(120));
+            }
 
             load.start();
             awaitCommits(load, 800);
@@ -108,17 +115,9 @@ class ShardsAcrossWorkersIT {
             assertThat(stats.commits()).isGreaterThan(1_600);
 
             // every shard's topic, as a read_committed consumer sees it, against the writers' model of that shard
-            TopicReader topics = TopicReader.at(broker.bootstrapServers());
             for (int i = 0; i < SHARDS; i++) {
-                MariaDbServer s = SERVERS.server(i);
-                String last;
-                try (Connection c = s.connect(db); Statement st = c.createStatement()) {
-                    st.execute("CREATE TABLE IF NOT EXISTS marker (id INT PRIMARY KEY, at TIMESTAMP(6))");
-                    st.execute("REPLACE INTO marker VALUES (1, NOW(6))");
-                    last = ShardLog.lastGtid(st);
-                }
-                ShardLog log = ShardLog.await(topics, TopicNames.shardTopic("vs_" + db, "ks", names.get(i)), last,
-                        true, Duration.ofSeconds(120));
+                ShardLog log = ShardLog.await(topics, TopicNames.shardTopic("vs_" + db, "ks", names.get(i)),
+                        mark(SERVERS.server(i), db), true, Duration.ofSeconds(120));
                 int shard = i;
                 List<LoadTransaction> mine = load.committedTransactions(shard).stream()
                         .filter(t -> t.thread() >= 0).toList();
@@ -133,6 +132,15 @@ class ShardsAcrossWorkersIT {
         } finally {
             stopAll(workers, broker);
             Runtime.getRuntime().removeShutdownHook(reaper);
+        }
+    }
+
+    /** Writes a marker row on {@code server} and returns its transaction's GTID. */
+    private static String mark(MariaDbServer server, String db) throws java.sql.SQLException {
+        try (Connection c = server.connect(db); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE IF NOT EXISTS marker (id INT PRIMARY KEY, at TIMESTAMP(6))");
+            st.execute("REPLACE INTO marker VALUES (1, NOW(6))");
+            return ShardLog.lastGtid(st);
         }
     }
 

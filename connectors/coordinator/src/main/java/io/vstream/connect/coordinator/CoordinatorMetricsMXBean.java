@@ -8,7 +8,10 @@ package io.vstream.connect.coordinator;
 public interface CoordinatorMetricsMXBean {
     String getState();
 
-    /** CREATED 0, COPYING 1, CATCHING_UP 2, READY 3, POSTPONED 4, CUTTING_OVER 5, STALLED 6, COMPLETE 7, CANCELLED 8, FAILED 9. */
+    /**
+     * CREATED 0, COPYING 1, CATCHING_UP 2, READY 3, POSTPONED 4, CUTTING_OVER 5, STALLED 6, COMPLETE 7, CANCELLED 8,
+     * FAILED 9.
+     */
     int getStateCode();
 
     long getRowsCopied();

@@ -35,7 +35,8 @@ final class MappedChecksum {
                     String ghostLabel) {
         String describe() {
             return "rows " + range + ": " + originalLabel + " " + originalRows + " rows, " + ghostLabel + " "
-                    + ghostRows + " rows; " + (keys.isEmpty() ? "same keys, different values" : String.join(", ", keys));
+                    + ghostRows + " rows; "
+                    + (keys.isEmpty() ? "same keys, different values" : String.join(", ", keys));
         }
     }
 

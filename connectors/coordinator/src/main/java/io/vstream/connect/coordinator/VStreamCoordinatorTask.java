@@ -37,12 +37,10 @@ public class VStreamCoordinatorTask extends SourceTask {
     private long troubleSince;
     private int troubles;
     private long retryAt;
-    private DiffStatus diff; // the last on-demand diff asked for, null when none
-    private DiffRun diffRun;
+    private OnDemandDiff diff;
     private DiffStatus lastDiff;
     private List<ShardStatus> lastShards = List.of();
     private List<String> lastConnectors = List.of();
-    private int diffTroubles;
     private CoordinatorMetrics metrics;
 
     @Override
@@ -70,14 +68,9 @@ public class VStreamCoordinatorTask extends SourceTask {
         Map<String, Object> stored = context.offsetStorageReader().offset(WorkflowStatus.partition(workflowName));
         WorkflowDefinition.check(stored, definition, workflowName, props.getOrDefault("name", workflowName));
         status = WorkflowStatus.fromOffset(stored);
-        diff = DiffStatus.fromOffset(stored);
+        diff = new OnDemandDiff(workflowName, config.diffSlice(), DiffStatus.fromOffset(stored),
+                config.diffRequest());
         metrics = CoordinatorMetrics.register(workflowName);
-        String request = config.diffRequest();
-        if (request != null && (diff == null || !diff.id().equals(request) || diff.running())) {
-            // a new request, or one a stopped task had not finished: it runs from the start
-            diff = DiffStatus.started(request, System.currentTimeMillis());
-            LOG.info("Workflow {}: diff {} requested", workflowName, request);
-        }
         LOG.info("Coordinator of workflow '{}' starting in state {}{}", workflowName, status.state(),
                 status.step() == null ? "" : " at step " + status.step());
     }
@@ -121,52 +114,12 @@ public class VStreamCoordinatorTask extends SourceTask {
         troubleSince = 0;
         troubles = 0;
         List<SourceRecord> out = advance(next);
-        if (!cancel && diff != null && diff.running()) {
-            diffSlice();
+        if (!cancel && diff.running()) {
+            diff.slice(workflow, status);
             out = new ArrayList<>(out);
             out.addAll(emit(status, false));
         }
         return out;
-    }
-
-    /**
-     * One slice of the requested diff, when the workflow's state allows it ({@link Workflow#diffPlan}). A server error
-     * is retried on the next rounds (the workflow is not touched by it); the third in a row fails the diff.
-     */
-    private void diffSlice() throws InterruptedException {
-        try {
-            DiffPlan plan = workflow.diffPlan(status);
-            if (plan.refused() != null) {
-                diff = diff.failed(plan.refused());
-                diffRun = null;
-                return;
-            }
-            if (plan.waiting() != null) {
-                diff = diff.waiting(plan.waiting());
-                return;
-            }
-            if (diffRun == null || !diffRun.kind().equals(plan.kind())) {
-                if (diffRun != null) {
-                    LOG.info("Workflow {}: diff {} starts over: the workflow's target is now compared as '{}'",
-                            workflowName, diff.id(), plan.kind());
-                    diff = DiffStatus.started(diff.id(), System.currentTimeMillis());
-                }
-                diffRun = new DiffRun(workflowName, plan, config.diffSlice());
-            }
-            diff = diffRun.slice(diff);
-            diffTroubles = 0;
-        } catch (java.sql.SQLException e) {
-            if (++diffTroubles >= 3) {
-                diff = diff.failed("a server failed " + diffTroubles + " times in a row: " + e.getMessage()
-                        + " (error " + e.getErrorCode() + ")");
-            } else {
-                diff = diff.waiting("a server failed (" + e.getMessage() + "); trying again");
-                LOG.warn("Workflow {}: diff {}: a slice failed: {}", workflowName, diff.id(), e.toString());
-            }
-        }
-        if (!diff.running()) {
-            diffRun = null;
-        }
     }
 
     /** Waits the poll interval, or less when the workflow has news for a round (a shard's copy has just ended). */
@@ -267,16 +220,17 @@ public class VStreamCoordinatorTask extends SourceTask {
         List<SourceRecord> out = new ArrayList<>();
         List<ShardStatus> shards = workflow.shards();
         List<String> connectors = watch == null ? List.of() : watch.summaries();
-        if (changed || !p.equals(lastProgress) || !java.util.Objects.equals(diff, lastDiff)
+        DiffStatus d = diff.status();
+        if (changed || !p.equals(lastProgress) || !java.util.Objects.equals(d, lastDiff)
                 || !shards.equals(lastShards) || !connectors.equals(lastConnectors)
                 || now - lastEmitted >= STATUS_EVERY_MS || lastEmitted == 0) {
-            out.add(records.record(s, p, diff, shards, connectors));
+            out.add(records.record(s, p, d, shards, connectors));
             lastShards = shards;
             lastConnectors = connectors;
-            metrics.update(s, p, diff, workflow.lastWriteBlockMs());
+            metrics.update(s, p, d, workflow.lastWriteBlockMs());
             lastEmitted = now;
             lastProgress = p;
-            lastDiff = diff;
+            lastDiff = d;
         }
         return out;
     }

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class MappedChecksumIT {
     @RegisterExtension
-    static final MariaDbShards SHARDS = MariaDbShards.builder().count(1).build();
+    static final MariaDbShards SHARDS = MariaDbShards.builder().count(2).build();
 
     @Test
     void comparesInSlicesThroughTheMappingAndNamesTheKeysThatDiffer() throws Exception {
@@ -64,6 +64,65 @@ class MappedChecksumIT {
             assertThat(last.range()).isEqualTo("([id]=[2000], end]");
             assertThat(last.keys()).containsExactly("id=1999999 only in the ghost");
             assertThat(last.describe()).contains("original 500 rows, ghost 501 rows");
+        }
+    }
+
+    /**
+     * The on-demand diff's comparison of a table with its copy on another server: same columns by name, the source's
+     * primary key orders and names the rows, a difference is named and skipped (the diff goes on), columns on one side
+     * only are named, and a table without a key is one chunk whose difference names no row.
+     */
+    @Test
+    void comparesATableWithItsCopyOnAnotherServerAndGoesOnPastADifference() throws Exception {
+        MariaDbServer source = SHARDS.server(0);
+        MariaDbServer target = SHARDS.server(1);
+        String db = SHARDS.freshDatabase();
+        String table = "CREATE TABLE t (id INT NOT NULL PRIMARY KEY, name VARCHAR(20) CHARACTER SET utf8mb4,"
+                + " born DATE, score DOUBLE)";
+        String rows = "INSERT INTO t SELECT seq, IF(seq % 7 = 0, NULL, CONCAT('n', seq, '\uD83D\uDE00')),"
+                + " IF(seq % 11 = 0, NULL, DATE('2000-01-01') + INTERVAL seq DAY), seq / 3 FROM seq_0_to_2999";
+        for (MariaDbServer s : List.of(source, target)) {
+            s.execute(db, table, rows, "CREATE TABLE nokey (a INT, b VARCHAR(10))",
+                    "INSERT INTO nokey VALUES (1, 'x'), (2, NULL), (2, NULL)");
+        }
+        try (Connection s = source.connect(db); Connection t = target.connect(db)) {
+            MappedChecksum equal = MappedChecksum.prepareSame(s, db, "t", t, db, "t", 1000);
+            assertThat(equal.uncovered()).isEmpty();
+            assertThat(equal.compareUntil(s, t, Long.MAX_VALUE)).isNull();
+            assertThat(equal.rowsCompared()).isEqualTo(3000);
+            assertThat(equal.chunksCompared()).as("three full chunks and the empty rest").isEqualTo(4);
+
+            target.execute(db, "UPDATE t SET name = 'changed' WHERE id = 10", "DELETE FROM t WHERE id = 2500",
+                    "INSERT INTO t VALUES (5000, 'extra', NULL, 1)", "UPDATE t SET born = NULL WHERE id = 1");
+            MappedChecksum diff = MappedChecksum.prepareSame(s, db, "t", t, db, "t", 1000);
+            MappedChecksum.Mismatch first = diff.compareUntil(s, t, Long.MAX_VALUE);
+            assertThat(first.keys()).containsExactly("id=1 differs", "id=10 differs");
+            assertThat(first.describe()).contains("source 1000 rows, target 1000 rows");
+            diff.skipMismatch(first);
+            assertThat(diff.done()).isFalse();
+            MappedChecksum.Mismatch third = diff.compareUntil(s, t, Long.MAX_VALUE);
+            assertThat(third.range()).as("the equal second chunk passed, the third differs")
+                    .isEqualTo("([id]=[1999], [id]=[2999]]");
+            assertThat(third.keys()).containsExactly("id=2500 missing in the target");
+            assertThat(diff.rowsCompared()).isEqualTo(2000);
+            diff.skipMismatch(third);
+            MappedChecksum.Mismatch rest = diff.compareUntil(s, t, Long.MAX_VALUE);
+            assertThat(rest.range()).isEqualTo("([id]=[2999], end]");
+            assertThat(rest.keys()).containsExactly("id=5000 only in the target");
+            diff.skipMismatch(rest);
+            assertThat(diff.done()).isTrue();
+
+            target.execute(db, "ALTER TABLE t ADD COLUMN note VARCHAR(5) NULL", "UPDATE nokey SET b = 'y' WHERE a = 1");
+            assertThat(MappedChecksum.prepareSame(s, db, "t", t, db, "t", 1000).uncovered())
+                    .containsExactly("note (target only)");
+            MappedChecksum nokey = MappedChecksum.prepareSame(s, db, "nokey", t, db, "nokey", 1000);
+            MappedChecksum.Mismatch whole = nokey.compareUntil(s, t, Long.MAX_VALUE);
+            assertThat(whole.range()).isEqualTo("(start, end]");
+            assertThat(whole.keys()).as("no key to name the rows by").isEmpty();
+            assertThat(whole.describe()).contains("same keys, different values");
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> MappedChecksum.prepareSame(s, db, "t", t, db,
+                    "missing", 1000)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("the target table " + db + ".missing does not exist");
         }
     }
 }
