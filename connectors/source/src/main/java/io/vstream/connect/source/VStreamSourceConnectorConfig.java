@@ -44,6 +44,8 @@ public class VStreamSourceConnectorConfig extends AbstractConfig {
     public static final String FIELD_NAME_ADJUSTMENT_MODE = "field.name.adjustment.mode";
     public static final String HEARTBEAT_INTERVAL_MS = "heartbeat.interval.ms";
     public static final String SERVER_ID_BASE = "binlog.server.id.base";
+    /** The server ids a derived base ({@code binlog.server.id.base=0}) leaves each connector. */
+    static final int DERIVED_SERVER_IDS = 1000;
     public static final String COPY_TABLE_INCLUDE_LIST = "copy.table.include.list";
     public static final String COPY_KEYLESS_TABLES = "copy.keyless.tables";
     public static final String COPY_CHUNK_TARGET_MS = "copy.chunk.target.ms";
@@ -150,7 +152,8 @@ public class VStreamSourceConnectorConfig extends AbstractConfig {
         def.define(SERVER_ID_BASE, Type.LONG, 0L, ConfigDef.Range.between(0, 4_294_967_000L), Importance.LOW,
                 "The binlog client's server_id for the first shard; shard i uses base + i. Each must differ from every"
                         + " server and every other binlog reader of the same server. 0 derives a base from the connector"
-                        + " name in [1000000000, 2000000000).", GROUP_STREAM, ++o, Width.SHORT, "Binlog server id base");
+                        + " name in [1000000000, 2000000000), with room for 1000 shards: a topology of more is refused"
+                        + " until a base is set.", GROUP_STREAM, ++o, Width.SHORT, "Binlog server id base");
         def.define(JOURNAL_DATABASE, Type.STRING, "_vstream", new ConfigDef.NonEmptyString(), Importance.LOW,
                 "The database of the reshard journal table (the coordinator's state.database). A shard's stream ends"
                         + " at a journal row that retires the shard, and the connector continues on the journal's new"
@@ -325,7 +328,8 @@ public class VStreamSourceConnectorConfig extends AbstractConfig {
     public long serverId(String connectorName, int index) {
         long base = getLong(SERVER_ID_BASE);
         if (base == 0) {
-            base = 1_000_000_000L + Math.floorMod((long) String.valueOf(connectorName).hashCode(), 1_000_000L) * 1000;
+            base = 1_000_000_000L + Math.floorMod((long) String.valueOf(connectorName).hashCode(), 1_000_000L)
+                    * DERIVED_SERVER_IDS;
         }
         return base + index;
     }
@@ -365,6 +369,24 @@ public class VStreamSourceConnectorConfig extends AbstractConfig {
      * The cross-field rules, each reported on the field it concerns: topology entries parse, name distinct shards and
      * cover the key space exactly; the start position parses and names every shard; filter regexes compile.
      */
+    /**
+     * Whether {@code shards} binlog readers fit the server id range: the derived base (0) leaves
+     * {@value #DERIVED_SERVER_IDS} ids per connector before the next connector's range, and no id may pass 2^32 - 1.
+     */
+    static java.util.Optional<String> serverIdProblem(long base, int shards) {
+        if (base == 0 && shards > DERIVED_SERVER_IDS) {
+            return java.util.Optional.of("the topology has " + shards + " shards, and the derived base leaves "
+                    + DERIVED_SERVER_IDS + " server ids per connector (another connector's range starts after them):"
+                    + " set binlog.server.id.base to the first of " + shards + " consecutive ids that no server and no"
+                    + " other replica of these shards uses (leave room for the shards a split adds)");
+        }
+        if (base > 0 && base + shards - 1 > 4_294_967_295L) {
+            return java.util.Optional.of("binlog.server.id.base " + base + " + " + shards + " shards passes the"
+                    + " largest server id (4294967295): choose a base of at most " + (4_294_967_296L - shards));
+        }
+        return java.util.Optional.empty();
+    }
+
     public static Map<String, ConfigValue> validate(Map<String, String> props, Map<String, ConfigValue> values) {
         ConfigValue topology = values.get(TOPOLOGY);
         List<ShardAddress> shards = new ArrayList<>();
@@ -376,6 +398,11 @@ public class VStreamSourceConnectorConfig extends AbstractConfig {
             if (topology.errorMessages().isEmpty()) {
                 texts.forEach(t -> shards.add(ShardAddress.parse(t)));
             }
+        }
+        ConfigValue serverIdBase = values.get(SERVER_ID_BASE);
+        if (serverIdBase != null && serverIdBase.errorMessages().isEmpty()
+                && serverIdBase.value() instanceof Long base) {
+            serverIdProblem(base, shards.size()).ifPresent(serverIdBase::addErrorMessage);
         }
         ConfigValue mode = values.get(START_MODE);
         ConfigValue position = values.get(START_POSITION);

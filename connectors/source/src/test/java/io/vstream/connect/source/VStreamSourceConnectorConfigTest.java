@@ -224,4 +224,25 @@ class VStreamSourceConnectorConfigTest {
                 "binlog.server.id.base", "5000"));
         assertThat(fixed.serverId("cdc", 2)).isEqualTo(5002);
     }
+
+    @Test
+    void moreShardsThanTheDerivedServerIdRangeHoldsAskForABase() {
+        StringBuilder topology = new StringBuilder();
+        int n = 1024;
+        for (int i = 0; i < n; i++) {
+            String start = i == 0 ? "" : String.format(java.util.Locale.ROOT, "%04x", i * 64);
+            String end = i == n - 1 ? "" : String.format(java.util.Locale.ROOT, "%04x", (i + 1) * 64);
+            topology.append(i == 0 ? "" : ",").append(start).append('-').append(end).append("=10.0.").append(i / 250)
+                    .append('.').append(i % 250).append(":3306");
+        }
+        Map<String, ConfigValue> v = validate(with(base(), "topology", topology.toString()));
+        assertThat(errors(v, "topology")).isEmpty();
+        assertThat(errors(v, "binlog.server.id.base")).singleElement().asString()
+                .contains("1024 shards").contains("set binlog.server.id.base");
+        assertThat(errors(validate(with(base(), "topology", topology.toString(), "binlog.server.id.base",
+                "3000000000")), "binlog.server.id.base")).isEmpty();
+        assertThat(VStreamSourceConnectorConfig.serverIdProblem(4_294_967_000L, 1024)).get().asString()
+                .contains("at most 4294966272");
+        assertThat(VStreamSourceConnectorConfig.serverIdProblem(0, 1000)).isEmpty();
+    }
 }
