@@ -50,6 +50,7 @@ final class OnlineDdlWorkflow implements Workflow {
     private boolean appliersReleased;
     private final CutOverChecksum checksum;
     private final ServerCopies copies;
+    private final RoundConnections roundConnections = new RoundConnections(); // the watch round's, per shard
 
     OnlineDdlWorkflow(VStreamCoordinatorConnectorConfig config, String workflow) {
         this.config = config;
@@ -78,6 +79,7 @@ final class OnlineDdlWorkflow implements Workflow {
     public WorkflowStatus step(WorkflowStatus status) throws SQLException, InterruptedException {
         if (status.state().isFinal()) {
             copies.close();
+            roundConnections.close(); // a final workflow holds no connection
             return status;
         }
         switch (status.state()) {
@@ -204,7 +206,8 @@ final class OnlineDdlWorkflow implements Workflow {
         List<ShardStatus> perShard = new ArrayList<>();
         String hold = config.serverCopy() ? copies.hold() : null; // holds every shard's server copy
         for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : shards.entrySet()) {
-            try (Connection c = Servers.open(e.getValue())) {
+            Connection c = roundConnections.get(e.getKey(), e.getValue());
+            try {
                 String failure = applier.failure(c);
                 if (failure != null) {
                     return status.failed("the applier on shard " + e.getKey() + " cannot go on: " + failure
@@ -273,6 +276,9 @@ final class OnlineDdlWorkflow implements Workflow {
                 maxLagMs = behind == null || maxLagMs == null ? null : Math.max(maxLagMs, behind);
                 perShard.add(new ShardStatus(e.getKey(), shardDone ? ShardStatus.STREAMING : ShardStatus.COPYING,
                         a.position(), behind, lag, shardCopied, why));
+            } catch (SQLException | RuntimeException failed) {
+                roundConnections.discard(e.getKey()); // the next round reconnects
+                throw failed;
             }
         }
         shardStatuses = List.copyOf(perShard);
@@ -380,6 +386,7 @@ final class OnlineDdlWorkflow implements Workflow {
     @Override
     public void close() {
         copies.close();
+        roundConnections.close();
     }
 
     /**
