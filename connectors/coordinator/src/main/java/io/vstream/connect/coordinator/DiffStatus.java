@@ -1,7 +1,6 @@
 package io.vstream.connect.coordinator;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -115,12 +114,5 @@ record DiffStatus(String id, String state, String position, int tablesDone, int 
 
     private static long number(Object o) {
         return o instanceof Number n ? n.longValue() : 0L;
-    }
-
-    /** For tests and logs. */
-    Map<String, Object> toMap() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        putInto(m);
-        return m;
     }
 }
