@@ -48,9 +48,7 @@ final class DiffCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         ConnectRestClient rest = cluster.rest();
-        Workflows.Info info = Workflows.named(Workflows.find(rest.connectorConfigs()), workflow)
-                .orElseThrow(() -> CliException.failure("no workflow " + workflow + " on " + rest.base()
-                        + ": no coordinator connector has that name or workflow.name"));
+        Workflows.Info info = Workflows.required(Workflows.find(rest.connectorConfigs()), workflow, rest.base());
         String id = "diff-" + System.currentTimeMillis();
         Map<String, String> config = new LinkedHashMap<>(rest.config(info.coordinator()));
         config.put(KEY, id);

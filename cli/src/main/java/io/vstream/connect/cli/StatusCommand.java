@@ -60,8 +60,7 @@ final class StatusCommand implements Callable<Integer> {
         if (workflow == null) {
             shown.addAll(all);
         } else {
-            shown.add(Workflows.named(all, workflow).orElseThrow(() -> CliException.failure("no workflow " + workflow
-                    + " on " + rest.base() + ": no coordinator connector has that name or workflow.name")));
+            shown.add(Workflows.required(all, workflow, rest.base()));
         }
         if (shown.isEmpty()) {
             if (json) {

@@ -50,6 +50,12 @@ public final class Workflows {
                 .or(() -> all.stream().filter(i -> i.coordinator().equals(name)).findFirst());
     }
 
+    /** {@link #named}, or the failure (exit 1) every command reports for an unknown workflow on {@code cluster}. */
+    public static Info required(List<Info> all, String name, java.net.URI cluster) {
+        return named(all, name).orElseThrow(() -> CliException.failure("no workflow " + name + " on " + cluster
+                + ": no coordinator connector has that name or workflow.name"));
+    }
+
     private static Optional<String> sinkOf(Map<String, Map<String, String>> configs, String stream) {
         if (blank(stream)) {
             return Optional.empty();
