@@ -30,6 +30,8 @@ final class ApplierChannel {
 
     /** The sink's acknowledgement of a {@code STOP_AT} it had already gone past (sink {@code ControlStore}). */
     static final String PASSED_STOP = "PASSED_STOP";
+    /** How often an awaited acknowledgement is read: each read is one primary-key lookup, and a hold waits on it. */
+    private static final long ACK_POLL_MS = 10;
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ApplierChannel.class);
 
     private final String stateDb;
@@ -76,15 +78,30 @@ final class ApplierChannel {
         return out;
     }
 
-    /** Writes a command (RUN, PAUSE, STOP_AT with a position, HANDED_OFF) and clears the previous acknowledgement. */
+    /**
+     * Writes a command (RUN, PAUSE, STOP_AT with a position, HANDED_OFF) and clears the previous acknowledgement. The
+     * control table is created only when it is missing: a {@code CREATE ... IF NOT EXISTS} per command would put a
+     * statement into the shard's binlog for each, some of them while the cut-over holds the application's writes.
+     */
     void command(Connection target, String command, String stopAt) throws SQLException {
-        try (Statement st = target.createStatement()) {
-            st.execute("CREATE DATABASE IF NOT EXISTS " + SqlIdentifiers.quote(stateDb));
-            st.execute("CREATE TABLE IF NOT EXISTS " + SqlIdentifiers.qualify(stateDb, "control")
-                    + " (stream VARCHAR(128) NOT NULL PRIMARY KEY, command VARCHAR(16) NOT NULL, stop_at TEXT,"
-                    + " acked_command VARCHAR(16), acked_position TEXT, failure TEXT, updated_at TIMESTAMP(6) NOT NULL DEFAULT"
-                    + " CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6)) ENGINE=InnoDB");
+        try {
+            writeCommand(target, command, stopAt);
+        } catch (SQLException e) {
+            if (e.getErrorCode() != 1146 && e.getErrorCode() != 1049) {
+                throw e;
+            }
+            try (Statement st = target.createStatement()) {
+                st.execute("CREATE DATABASE IF NOT EXISTS " + SqlIdentifiers.quote(stateDb));
+                st.execute("CREATE TABLE IF NOT EXISTS " + SqlIdentifiers.qualify(stateDb, "control")
+                        + " (stream VARCHAR(128) NOT NULL PRIMARY KEY, command VARCHAR(16) NOT NULL, stop_at TEXT,"
+                        + " acked_command VARCHAR(16), acked_position TEXT, failure TEXT, updated_at TIMESTAMP(6) NOT"
+                        + " NULL DEFAULT CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6)) ENGINE=InnoDB");
+            }
+            writeCommand(target, command, stopAt);
         }
+    }
+
+    private void writeCommand(Connection target, String command, String stopAt) throws SQLException {
         try (PreparedStatement ps = target.prepareStatement(SqlTag.tag("coordinator", "INSERT INTO "
                 + SqlIdentifiers.qualify(stateDb, "control") + " (stream, command, stop_at, acked_command,"
                 + " acked_position) VALUES (?, ?, ?, NULL, NULL) ON DUPLICATE KEY UPDATE command = VALUES(command),"
@@ -178,9 +195,36 @@ final class ApplierChannel {
                     .contains(io.vstream.connect.core.position.GtidPosition.parse(position)))) {
                 return ack;
             }
-            Thread.sleep(50);
+            Thread.sleep(ACK_POLL_MS);
         }
         return null;
+    }
+
+    /**
+     * Waits until the stream's applier has applied every transaction the server had committed when this was called
+     * ({@code @@GLOBAL.gtid_binlog_pos} of {@code target}, which for an online DDL is also the source); false when it
+     * has not within {@code timeout}. Nothing is held meanwhile: it lets a cut-over take its locks once the applier
+     * has caught up, so that the barrier under the locks waits only for the last few transactions.
+     */
+    boolean awaitCaughtUp(Connection target, java.time.Duration timeout) throws SQLException, InterruptedException {
+        io.vstream.connect.core.position.GtidPosition goal;
+        try (Statement st = target.createStatement();
+             ResultSet rs = st.executeQuery("SELECT @@GLOBAL.gtid_binlog_pos")) {
+            rs.next();
+            goal = io.vstream.connect.core.position.GtidPosition.parse("MariaDB/" + rs.getString(1));
+        }
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            List<Applied> rows = applied(target);
+            if (rows.size() == 1 && rows.get(0).position() != null
+                    && io.vstream.connect.core.position.GtidPosition.parse(rows.get(0).position()).contains(goal)) {
+                return true;
+            }
+            if (System.nanoTime() >= deadline) {
+                return false;
+            }
+            Thread.sleep(ACK_POLL_MS);
+        }
     }
 
     /** The applier's acknowledgement, or {@code null} when it has not acknowledged the current command. */

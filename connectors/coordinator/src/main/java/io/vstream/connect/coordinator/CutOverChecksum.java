@@ -69,42 +69,48 @@ final class CutOverChecksum {
                             workflow, shard, sum.uncovered());
                 }
             }
-            long t0 = System.nanoTime();
-            applier.command(c, "PAUSE", null);
-            try {
-                if (applier.awaitAck(c, "PAUSE", null, budget) == null) {
-                    return stalled("the applier on shard " + shard + " did not pause within " + budget.toMillis()
-                            + " ms");
-                }
-                try (Connection snapConn = Servers.open(e);
-                     ConsistentSnapshot snap = ConsistentSnapshot.open(snapConn, Flavor.MARIADB, null)) {
-                    String s = snap.position().format();
-                    applier.command(c, "STOP_AT", s);
-                    Duration reach = reachBudget(budget);
-                    if (applier.awaitAck(c, "STOP_AT", s, reach) == null) {
-                        return stalled("the applier on shard " + shard + " did not reach " + s + " within "
-                                + reach.toMillis() + " ms");
-                    }
-                    long before = sum.rowsCompared();
-                    MappedChecksum.Mismatch m = sum.compareUntil(snap.connection(), c,
-                            System.nanoTime() + budget.toNanos());
-                    if (m != null) {
-                        LOG.error("Workflow {}: shard {}: checksum at {}: the ghost differs from the original: {}",
-                                workflow, shard, s, m.describe());
-                        return new Slice("checksum at " + s + " on shard " + shard + ": the ghost table differs from"
-                                + " the original through the mapping (" + m.describe() + "); the original is"
-                                + " untouched; cancel and run the migration again", null);
-                    }
-                    LOG.info("Workflow {}: shard {}: original and ghost match at {}: {} rows in this slice, {} rows"
-                            + " ({} chunks) so far{}; the applier was stopped {} ms", workflow, shard, s,
-                            sum.rowsCompared() - before, sum.rowsCompared(), sum.chunksCompared(),
-                            sum.done() ? ", complete" : "", (System.nanoTime() - t0) / 1_000_000);
-                    stalls = 0;
-                    return Slice.GO_ON;
-                }
-            } finally {
-                applier.command(c, "RUN", null);
+            try (Connection snapConn = Servers.open(e)) { // opened before the applier is held
+                return slice(shard, c, snapConn, sum, budget);
             }
+        }
+    }
+
+    private Slice slice(String shard, Connection c, Connection snapConn, MappedChecksum sum, Duration budget)
+            throws SQLException, InterruptedException {
+        long t0 = System.nanoTime();
+        applier.command(c, "PAUSE", null);
+        try {
+            if (applier.awaitAck(c, "PAUSE", null, budget) == null) {
+                return stalled("the applier on shard " + shard + " did not pause within " + budget.toMillis()
+                        + " ms");
+            }
+            try (ConsistentSnapshot snap = ConsistentSnapshot.open(snapConn, Flavor.MARIADB, null)) {
+                String s = snap.position().format();
+                applier.command(c, "STOP_AT", s);
+                Duration reach = reachBudget(budget);
+                if (applier.awaitAck(c, "STOP_AT", s, reach) == null) {
+                    return stalled("the applier on shard " + shard + " did not reach " + s + " within "
+                            + reach.toMillis() + " ms");
+                }
+                long before = sum.rowsCompared();
+                MappedChecksum.Mismatch m = sum.compareUntil(snap.connection(), c,
+                        System.nanoTime() + budget.toNanos());
+                if (m != null) {
+                    LOG.error("Workflow {}: shard {}: checksum at {}: the ghost differs from the original: {}",
+                            workflow, shard, s, m.describe());
+                    return new Slice("checksum at " + s + " on shard " + shard + ": the ghost table differs from"
+                            + " the original through the mapping (" + m.describe() + "); the original is"
+                            + " untouched; cancel and run the migration again", null);
+                }
+                LOG.info("Workflow {}: shard {}: original and ghost match at {}: {} rows in this slice, {} rows"
+                        + " ({} chunks) so far{}; the applier was stopped {} ms", workflow, shard, s,
+                        sum.rowsCompared() - before, sum.rowsCompared(), sum.chunksCompared(),
+                        sum.done() ? ", complete" : "", (System.nanoTime() - t0) / 1_000_000);
+                stalls = 0;
+                return Slice.GO_ON;
+            }
+        } finally {
+            applier.command(c, "RUN", null);
         }
     }
 

@@ -493,6 +493,7 @@ final class OnlineDdlWorkflow implements Workflow {
         if (waiting != null) {
             return waiting;
         }
+        awaitCaughtUp(pending);
         String failure = CutOverRunner.run(this, config, pending, applier, workflow);
         if (failure != null) {
             runAll("RUN");
@@ -539,6 +540,25 @@ final class OnlineDdlWorkflow implements Workflow {
                     + " shard(s) {}", workflow, building);
         }
         return status;
+    }
+
+    /**
+     * Before the cut-over takes its locks, each shard's applier applies what its server had committed (the checksum's
+     * last slice held it, so it starts behind by the slice's time): the barrier under the locks, and so the
+     * application's write block, then waits only for what was committed since. Bounded by
+     * {@code cutover.lock.timeout.ms} per shard; an applier that does not catch up in time is left to the barrier.
+     */
+    private void awaitCaughtUp(Map<String, VStreamCoordinatorConnectorConfig.Endpoint> pending)
+            throws SQLException, InterruptedException {
+        for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : pending.entrySet()) {
+            try (Connection c = Servers.open(e.getValue())) {
+                if (!applier.awaitCaughtUp(c, config.cutOverLockTimeout())) {
+                    LOG.info("Workflow {}: shard {}: the applier has not caught up within {} ms; cutting over anyway"
+                            + " (the barrier waits for it under the locks)", workflow, e.getKey(),
+                            config.cutOverLockTimeout().toMillis());
+                }
+            }
+        }
     }
 
     /** The cut-over barrier of one shard: the applier reaches the position read under the lock, and idles there. */

@@ -17,7 +17,7 @@ import java.util.Map;
  * the copy waits for an applier's first position). Touches every shard of the table and the replicas to watch.
  */
 final class ServerCopies {
-    private static final long EAGER_ROUND_MS = 100;
+    private static final long EAGER_ROUND_MS = 20;
 
     private final VStreamCoordinatorConnectorConfig config;
     private final String migration;
@@ -26,6 +26,8 @@ final class ServerCopies {
     private final Map<String, GhostCopier> copiers = new java.util.concurrent.ConcurrentHashMap<>();
     private volatile boolean awaitingApplier; // the copy waits for a shard's applier to record a position
     private volatile long roundNanos;
+    // the copiers whose copied ranges a round has seen (a round comes early once when the rows are copied)
+    private final java.util.Set<GhostCopier> rangesSeen = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     ServerCopies(VStreamCoordinatorConnectorConfig config, String migration, ApplierChannel applier) {
         this.config = config;
@@ -36,6 +38,7 @@ final class ServerCopies {
     /** A round of the workflow starts (the early rounds are timed from it). */
     void roundStarts() {
         roundNanos = System.nanoTime();
+        copiers.values().stream().filter(GhostCopier::rangesCopied).forEach(rangesSeen::add);
     }
 
     /** Whether some shard's copy waits for its applier's first position (rounds then come early). */
@@ -54,6 +57,7 @@ final class ServerCopies {
             GhostCopier finished = copiers.remove(shard);
             if (finished != null) {
                 finished.close();
+                rangesSeen.remove(finished);
             }
             return null;
         }
@@ -65,6 +69,7 @@ final class ServerCopies {
             // its threads ended, yet the shard's copy is not done (or was not when read): start again from the state
             // on the shard (a copy that is done by now only checks that its keys are there)
             copier.close();
+            rangesSeen.remove(copier);
             copier = copier(shard, endpoint);
         }
         copier.throttle(why);
@@ -137,15 +142,17 @@ final class ServerCopies {
         awaitingApplier = false;
         copiers.values().forEach(GhostCopier::close);
         copiers.clear();
+        rangesSeen.clear();
     }
 
     /**
-     * A shard's copy has just ended (or failed): the next round sees it at once rather than a poll interval later; and
+     * A shard's copy has just ended (or failed), or its rows are copied (the checksum can start while the deferred keys
+     * are built): the next round sees it at once rather than a poll interval later; and
      * while the server copy waits for an applier's first position, rounds come every {@value #EAGER_ROUND_MS} ms, so
      * the copy starts as soon as it may.
      */
     boolean wantsRound() {
-        return copiers.values().stream().anyMatch(GhostCopier::finished)
+        return copiers.values().stream().anyMatch(c -> c.finished() || c.rangesCopied() && !rangesSeen.contains(c))
                 || awaitingApplier && System.nanoTime() - roundNanos >= EAGER_ROUND_MS * 1_000_000;
     }
 }

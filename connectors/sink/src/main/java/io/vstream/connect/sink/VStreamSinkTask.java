@@ -29,7 +29,6 @@ import org.slf4j.LoggerFactory;
 public class VStreamSinkTask extends SinkTask {
     private static final Logger LOG = LoggerFactory.getLogger(VStreamSinkTask.class);
     /** How often the coordinator's command for each partition is read (at most). */
-    private static final long CONTROL_READ_MS = 100;
     /** How often a ghost-mode task looks for the migration's plan while the coordinator has not written it. */
     private static final long AWAIT_PLAN_MS = 200;
 
@@ -41,7 +40,7 @@ public class VStreamSinkTask extends SinkTask {
     private ErrantRecordReporter reporter;
     private long backoffMs;
     private long failingSinceMs;
-    private long nextControlRead;
+    private final ControlCadence controlCadence = new ControlCadence();
     private final Set<TopicPartition> halted = new HashSet<>();
     private final Map<TopicPartition, ApplierMetrics> metrics = new HashMap<>();
 
@@ -110,7 +109,7 @@ public class VStreamSinkTask extends SinkTask {
         // A new applier starts as RUN: it must learn the control in force (a PAUSE, a STOP_AT of a cut-over's
         // checksum) before it applies anything, or it runs past the point the coordinator stopped the stream at
         // (AlterCoverageIT saw a rebalance during a checksum slice carry the ghost beyond the slice's position).
-        nextControlRead = 0;
+        controlCadence.readNow();
     }
 
     @Override
@@ -185,7 +184,7 @@ public class VStreamSinkTask extends SinkTask {
         // The coordinator's commands are read here: the worker must come back within the control interval even when
         // no record arrives (a halted partition gets none), not only at its next offset commit
         // (offset.flush.interval.ms, 60 s by default), which held a checksum slice's STOP_AT after its PAUSE.
-        context.timeout(CONTROL_READ_MS);
+        context.timeout(controlCadence.interval(System.currentTimeMillis()));
     }
 
     /**
@@ -208,15 +207,14 @@ public class VStreamSinkTask extends SinkTask {
     }
 
     /**
-     * Reads the coordinator's command for each partition's target (at most every 100 ms), stops the partitions that
-     * have reached what it asks, and lets the others go on.
+     * Reads the coordinator's command for each partition's target (as often as {@link ControlCadence} says), stops
+     * the partitions that have reached what it asks, and lets the others go on.
      */
     private void refreshControl() {
         long now = System.currentTimeMillis();
-        if (now < nextControlRead) {
+        if (!controlCadence.due(now)) {
             return;
         }
-        nextControlRead = now + CONTROL_READ_MS;
         for (Map.Entry<TopicPartition, Applier> e : appliers.entrySet()) {
             TopicPartition tp = e.getKey();
             Applier a = e.getValue();
@@ -230,6 +228,7 @@ public class VStreamSinkTask extends SinkTask {
                 continue;
             }
             if (!c.equals(before)) {
+                controlCadence.changed(now);
                 LOG.info("{}: control {}{}", tp, c.command(), c.stopAt() == null ? "" : " " + c.stopAt());
             }
             if (halted.contains(tp)) {
@@ -263,6 +262,7 @@ public class VStreamSinkTask extends SinkTask {
         rewind(tp, a);
         if (halted.add(tp)) {
             context.pause(tp);
+            controlCadence.changed(System.currentTimeMillis());
             LOG.info("{}: stopped by the control ({}) at position {}", tp, a.control().command(), a.position());
         }
         acknowledge(tp, a);
@@ -339,7 +339,7 @@ public class VStreamSinkTask extends SinkTask {
             long applied = a.open();
             needsRecovery.remove(tp);
             rewind(tp, a);
-            nextControlRead = 0; // the control is read again before the next record is applied (see open)
+            controlCadence.readNow(); // the control is read again before the next record is applied (see open)
             LOG.info("{}: recovered; the target holds up to offset {}", tp, applied);
             return false; // the records of this put() are before or after the rewind point: take them again
         } catch (PartitionApplier.AwaitingPlan e) {

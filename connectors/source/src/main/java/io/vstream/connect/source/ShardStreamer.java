@@ -79,6 +79,8 @@ final class ShardStreamer implements Runnable {
     private boolean txnBegun;
     private long txnEvents;
     private long lastEnqueueNanos = System.nanoTime();
+    // skipped transactions (of tables not streamed) moved the committed position past the last record enqueued
+    private boolean positionUntold;
     private boolean receivedSinceConnect;
 
     ShardStreamer(ShardAddress shard, StreamSettings settings, CopySettings copy, long serverId, ShardGtid start,
@@ -390,7 +392,7 @@ final class ShardStreamer implements Runnable {
         c.setKeepAlive(false);
         c.setBlocking(true);
         c.setConnectTimeout(settings.connectTimeout().toMillis());
-        Duration serverHeartbeat = Duration.ofMillis(Math.max(100, settings.heartbeatInterval().toMillis() / 2));
+        Duration serverHeartbeat = serverHeartbeat(settings.heartbeatInterval());
         c.setHeartbeatInterval(serverHeartbeat.toMillis());
         c.setGtidSet(committed.gtid().serverFormat());
         c.setGtidSetFallbackToPurged(false);
@@ -515,7 +517,8 @@ final class ShardStreamer implements Runnable {
                 if (EventType.isRowMutation(type)) {
                     onRows(event, type, ts, header.getServerId());
                 } else if (!txnOpen) {
-                    maybeHeartbeat(0); // meta events (the server's heartbeat, rotate, ...): their time is not the stream's
+                    // meta events (the server's heartbeat, rotate, ...): their time is not the stream's
+                    maybeHeartbeat(0, type == EventType.HEARTBEAT);
                 }
             }
         }
@@ -710,6 +713,7 @@ final class ShardStreamer implements Runnable {
             enqueue(QueuedRecord.boundary(records.commit(txnGtid, committed, txnEvents, ts)));
             metrics.transaction(ts);
         } else {
+            positionUntold = true;
             maybeHeartbeat(ts);
         }
         endTransaction();
@@ -739,10 +743,33 @@ final class ShardStreamer implements Runnable {
      * (the server's own heartbeat events, or no event) means now.
      */
     private void maybeHeartbeat(long ts) {
-        if (System.nanoTime() - lastEnqueueNanos >= settings.heartbeatInterval().toNanos() && committed != null) {
+        maybeHeartbeat(ts, false);
+    }
+
+    /**
+     * As {@link #maybeHeartbeat(long)}; and at once when the server says its binlog is idle ({@code idle}: its
+     * heartbeat event, sent after {@link #serverHeartbeat} without events) while transactions the stream skipped
+     * have moved the position past what the applier was told. A cut-over's barrier waits for exactly that: the
+     * position read under its locks usually ends with transactions of other tables (the coordinator's own), and the
+     * application's writes are blocked until the applier holds it. At most one such record per idle spell.
+     */
+    private void maybeHeartbeat(long ts, boolean idle) {
+        if (committed == null) {
+            return;
+        }
+        if (idle && positionUntold
+                || System.nanoTime() - lastEnqueueNanos >= settings.heartbeatInterval().toNanos()) {
             enqueue(QueuedRecord.boundary(records.position(io.vstream.connect.core.event.EventType.HEARTBEAT,
                     committed, ts > 0 ? ts : System.currentTimeMillis())));
         }
+    }
+
+    /**
+     * How long the binlog must stay idle before the server sends its heartbeat event: an eighth of the heartbeat
+     * interval, between 20 and 100 ms (an idle server then sends a few dozen bytes some 10-50 times a second).
+     */
+    static Duration serverHeartbeat(Duration heartbeatInterval) {
+        return Duration.ofMillis(Math.max(20, Math.min(100, heartbeatInterval.toMillis() / 8)));
     }
 
     private void enqueue(QueuedRecord r) {
@@ -750,6 +777,9 @@ final class ShardStreamer implements Runnable {
             while (running) {
                 if (queue.offer(r, 200, TimeUnit.MILLISECONDS)) {
                     lastEnqueueNanos = System.nanoTime();
+                    if (r.boundary() && !r.abort()) {
+                        positionUntold = false;
+                    }
                     openSinceBoundary = !r.boundary();
                     return;
                 }

@@ -44,6 +44,7 @@ public final class GhostCopier implements AutoCloseable {
     private final ConcurrentLinkedQueue<GhostCopyState.Range> pending = new ConcurrentLinkedQueue<>();
     private final java.util.concurrent.atomic.AtomicInteger working = new java.util.concurrent.atomic.AtomicInteger();
     private volatile KeyBuild building;
+    private volatile boolean rangesCopied; // every key range is copied (the deferred keys may still be building)
     private volatile String throttle;
     private volatile String failure;
     private volatile boolean stopped;
@@ -109,6 +110,7 @@ public final class GhostCopier implements AutoCloseable {
             }
         }
         if (working.decrementAndGet() == 0 && !stopped && failure == null) {
+            rangesCopied = true; // the checksum may start while the keys are built
             try {
                 new KeyBuild(this).run();
             } catch (RuntimeException e) {
@@ -192,6 +194,11 @@ public final class GhostCopier implements AutoCloseable {
     /** Why the copy cannot go on (the migration must fail), or null. */
     public String failure() {
         return failure;
+    }
+
+    /** Whether every key range has been copied by this copier (the keys deferred until after it may be building). */
+    public boolean rangesCopied() {
+        return rangesCopied;
     }
 
     /** Whether every thread has finished (every range done, or the copy failed or was stopped). */
