@@ -46,6 +46,16 @@ final class ClonePreflight {
             problems.add("the source is " + (sourceMaria ? "MariaDB" : "MySQL") + " but the target is "
                     + (targetMaria ? "MariaDB" : "MySQL") + ": GTID replication needs the same flavor on both");
         }
+        String sourceRoom = ConnectionHeadroom.problem("the source", ConnectionHeadroom.read(source), 5, 2,
+                "3 for the source connector while it copies, 2 for the coordinator's rounds and checksum");
+        if (sourceRoom != null) {
+            problems.add(sourceRoom);
+        }
+        String targetRoom = ConnectionHeadroom.problem("the target", ConnectionHeadroom.read(target), 4, 2,
+                "2 for the sink, 2 for the coordinator's rounds and checksum");
+        if (targetRoom != null) {
+            problems.add(targetRoom);
+        }
         problems.addAll(WorkflowGrants.problems(target, "the target", WorkflowGrants.cloneTarget(
                 config.stateDatabase(), !applierStarted && !config.force())));
         if (!applierStarted && !config.force()) {

@@ -106,6 +106,14 @@ final class OnlineDdlWorkflow implements Workflow {
                         WorkflowGrants.onlineDdlShard(config.ddlDatabase(), config.stateDatabase())));
                 problems.addAll(OnlineDdlPreflight.check(c, e.getKey(), config.ddlDatabase(), config.ddlTable(),
                         config.ddlAlter()));
+                int copyThreads = config.serverCopy() ? config.ghostCopy().threads() : 0;
+                String room = ConnectionHeadroom.problem("shard " + e.getKey(), ConnectionHeadroom.read(c),
+                        copyThreads + 7, copyThreads + 3, "the coordinator's " + copyThreads + " copy thread(s)"
+                                + " (ddl.copy.threads) and 3 for its rounds, checksum and cut-over; 2 for the source"
+                                + " and 2 for the sink");
+                if (room != null) {
+                    problems.add(room);
+                }
             }
         }
         if (!problems.isEmpty()) {
