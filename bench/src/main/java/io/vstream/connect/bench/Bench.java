@@ -66,6 +66,7 @@ public final class Bench {
         List<ScenarioResult> results = new ArrayList<>();
         List<String> errors = new ArrayList<>();
         Footprint footprint = null;
+        ShardCurve curve = null;
         Machine machine;
         try (MariaDbShards shards = MariaDbShards.builder().count(1).name("bench")
                 .baseDir(options.workDir().resolve("mariadb")).extraConfig(SHARD_CONFIG).build().start()) {
@@ -92,6 +93,12 @@ public final class Bench {
                         case "ddl" -> List.of(new DdlScenario(shards, options, runId, DdlAlter.TYPE_CHANGE).run());
                         case "ddl-instant" -> List.of(new DdlScenario(shards, options, runId, DdlAlter.ADD_COLUMN)
                                 .run());
+                        case "curve" -> {
+                            curve = new ShardCurve(options, runId);
+                            curve.run();
+                            curve.charts();
+                            yield List.of();
+                        }
                         default -> throw new IllegalStateException("unknown scenario " + name);
                     });
                 } catch (Exception e) {
@@ -110,6 +117,7 @@ public final class Bench {
         setup.putAll(clusterSettings());
         setup.put("converter", SourceRun.converterDescription(options.converter()) + ", set on the connector");
         Report report = new Report(started, options, machine, setup, results, errors, footprint);
+        report.curve(curve);
         long wall = (System.nanoTime() - startNanos) / 1_000_000_000L + buildSeconds();
         String wallTime = String.format("%d min %02d s", wall / 60, wall % 60);
         report.wallTime(wallTime + (buildSeconds() > 0 ? " with the build (" + buildSeconds() + " s)" : ""));

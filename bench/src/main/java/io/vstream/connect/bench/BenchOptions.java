@@ -41,7 +41,7 @@ record BenchOptions(Scale scale, List<String> scenarios, int pairs, int warmups,
             + " [--converter json-schemas|json] [--out DIR] [--run-timeout SECONDS] [--jfr] [--source-prop KEY=VALUE]";
 
     /** Every scenario, in the order a default run runs them. */
-    static final List<String> SCENARIOS = List.of("cdc", "copy", "clone", "ddl", "ddl-instant");
+    static final List<String> SCENARIOS = List.of("cdc", "copy", "clone", "ddl", "ddl-instant", "curve");
 
     static BenchOptions parse(String... args) {
         Scale scale = Scale.SMALL;
@@ -63,7 +63,7 @@ record BenchOptions(Scale scale, List<String> scenarios, int pairs, int warmups,
                 case "--only" -> {
                     String s = require(a, v).toLowerCase(Locale.ROOT);
                     if (!SCENARIOS.contains(s)) {
-                        throw new IllegalArgumentException("--only must be cdc, copy, clone, ddl or ddl-instant, was '"
+                        throw new IllegalArgumentException("--only must be cdc, copy, clone, ddl, ddl-instant or curve, was '"
                                 + s + "'");
                     }
                     scenarios = List.of(s);

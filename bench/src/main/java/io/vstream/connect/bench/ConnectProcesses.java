@@ -209,6 +209,11 @@ final class ConnectProcesses implements AutoCloseable {
         return bootstrap;
     }
 
+    /** The pid of the broker's process. */
+    long brokerPid() {
+        return broker.pid();
+    }
+
     /** The pid of the (first) worker's process. */
     long workerPid() {
         return workerPid(0);

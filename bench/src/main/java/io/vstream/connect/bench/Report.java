@@ -33,6 +33,12 @@ final class Report {
     }
 
     private final Footprint footprint;
+    private ShardCurve curve;
+
+    /** The scale curve of this run, or null when it did not run. */
+    void curve(ShardCurve c) {
+        this.curve = c;
+    }
 
     Report(String started, BenchOptions options, Machine machine, Map<String, String> setup,
            List<ScenarioResult> scenarios, List<String> errors, Footprint footprint) {
@@ -89,6 +95,9 @@ final class Report {
         if (footprint != null) {
             footprint.markdown(o);
         }
+        if (curve != null) {
+            curve.markdown(o);
+        }
         if (!plotFiles.isEmpty()) {
             o.append("## Plots\n\n");
             plotFiles.forEach((c, file) -> o.append("![").append(c.title()).append("](").append(file).append(")\n\n"));
@@ -138,6 +147,11 @@ final class Report {
         if (footprint != null) {
             StringBuilder f = new StringBuilder();
             footprint.markdown(f);
+            o.append(f.toString().replaceFirst("^## ", "#### "));
+        }
+        if (curve != null) {
+            StringBuilder f = new StringBuilder();
+            curve.markdown(f);
             o.append(f.toString().replaceFirst("^## ", "#### "));
         }
         if (!plotFiles.isEmpty()) {
@@ -446,6 +460,9 @@ final class Report {
                 number(sn, "old_used_mb", x.oldUsedMb());
                 number(sn, "gc_seconds", x.gcSeconds());
             }
+        }
+        if (curve != null) {
+            curve.json(root);
         }
         ArrayNode err = root.putArray("errors");
         errors.forEach(err::add);
