@@ -79,9 +79,10 @@ final class ShardCurve {
                     + " (JsonConverter with schemas); a point is timed from the deploy to the last shard's end record"
                     + " (broker append time): its last COMMIT (cdc, start.mode=position at the GTID before the load)"
                     + " or COPY_COMPLETED (copy, start.mode=copy). Heap used (jstat) and resident set sampled every"
-                    + " %d ms, peaks during the point. One warm-up point (1 shard, cdc) first, not reported",
+                    + " %d ms, peaks during the point. One warm-up point (1 shard, cdc) first, not reported%s",
                     max, String.join(", ", SERVER_CONFIG), inserts, updates, perShardChanges, inserts, HEAP,
-                    MemorySampler.INTERVAL_MS);
+                    MemorySampler.INTERVAL_MS, options.sourceProps().isEmpty() ? ""
+                            : "; settings added (--source-prop): " + options.sourceProps());
             try (ConnectProcesses connect = Bench.connectCluster("bench-curve", options, HEAP);
                  MemorySampler memory = new MemorySampler(connect.workerPid())) {
                 point(connect, memory, servers, db, loads, "cdc", 1, true);
@@ -117,6 +118,7 @@ final class ShardCurve {
         c.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
         c.put("key.converter.schemas.enable", "true");
         c.put("value.converter.schemas.enable", "true");
+        c.putAll(options.sourceProps());
         List<String> topology = new ArrayList<>();
         List<String> gtids = new ArrayList<>();
         List<ShardLogWatcher> watchers = new ArrayList<>();
