@@ -201,17 +201,8 @@ final class OnlineDdlWorkflow implements Workflow {
             }
             appliersReleased = true;
         }
-        long maxLag = 0;
-        Long maxLagMs = 0L;
-        int copying = 0;
-        boolean unknown = false;
-        long copied = 0;
-        long total = 0;
-        boolean counted = true;
         boolean refreshEstimates = System.nanoTime() - estimatesReadAt > ESTIMATE_EVERY_NANOS || estimates.isEmpty();
-        List<String> applied = new ArrayList<>();
-        List<String> throttled = new ArrayList<>();
-        List<ShardStatus> perShard = new ArrayList<>();
+        ReadinessRound round = new ReadinessRound();
         String hold = config.serverCopy() ? copies.hold() : null; // holds every shard's server copy
         for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : shards.entrySet()) {
             Connection c = roundConnections.get(e.getKey(), e.getValue());
@@ -226,17 +217,14 @@ final class OnlineDdlWorkflow implements Workflow {
                 }
                 List<ApplierChannel.Applied> rows = applier.applied(c);
                 if (rows.size() != 1 || rows.get(0).position() == null) {
-                    unknown = true;
-                    counted = false;
                     awaiting = true; // the copy starts once this shard's applier has a position
-                    perShard.add(new ShardStatus(e.getKey(), ShardStatus.WAITING, null, null, null, null, null));
+                    round.waiting(e.getKey());
                     continue;
                 }
                 ApplierChannel.Applied a = rows.get(0);
-                applied.add(e.getKey() + ":" + a.position());
                 String why;
-                long shardCopied;
-                boolean shardDone;
+                Integer copyingLeft;
+                Long rowsCopied;
                 if (config.serverCopy()) {
                     String refused = ServerCopies.refuseSourceCopy(e.getKey(), a);
                     if (refused != null) {
@@ -249,84 +237,57 @@ final class OnlineDdlWorkflow implements Workflow {
                         copies.close();
                         return status.failed("the copy on shard " + e.getKey() + " cannot go on: " + stopped);
                     }
-                    shardCopied = copy.rowsCopied();
+                    rowsCopied = copy.rowsCopied();
                     // the deferred keys are built while the checksum runs (it reads by the shared key only); the
                     // swap waits for them (cutOver)
-                    shardDone = copy.rowsDone();
-                    copying += shardDone ? 0 : 1;
+                    copyingLeft = copy.rowsDone() ? 0 : 1;
                 } else {
                     String copy = a.copyState();
                     why = throttleReason(e.getKey(), a, copy == null || !"[]".equals(copy.trim()));
                     applier.throttle(c, config.ddlDatabase(), why, why == null ? Duration.ZERO : Duration.ofSeconds(5));
-                    int shardCopying = 0;
-                    if (copy == null || copy.isBlank()) {
-                        unknown = true;
-                    } else {
-                        shardCopying = io.vstream.connect.core.position.OffsetCodec.copyStateFromJson(copy).size();
-                        copying += shardCopying;
-                    }
-                    if (a.rowsCopied() == null) {
-                        counted = false;
-                    }
-                    shardCopied = a.rowsCopied() == null ? 0 : a.rowsCopied();
-                    shardDone = copy != null && !copy.isBlank() && shardCopying == 0;
+                    copyingLeft = copy == null || copy.isBlank() ? null
+                            : io.vstream.connect.core.position.OffsetCodec.copyStateFromJson(copy).size();
+                    rowsCopied = a.rowsCopied();
                 }
-                if (why != null && !throttled.contains(why)) {
-                    throttled.add(why);
-                }
-                copied += shardCopied;
-                total += CopyProgressEstimator.shardTotal(shardCopied, estimates.getOrDefault(e.getKey(), 0L),
-                        shardDone);
                 String src = "MariaDB/" + Servers.string(c, "SELECT @@GLOBAL.gtid_binlog_pos");
-                Long lag = CloneWorkflow.lag(src, a.position());
-                maxLag = Math.max(maxLag, lag == null ? Long.MAX_VALUE : lag);
-                Long behind = ApplierLag.millis(a, System.currentTimeMillis());
-                maxLagMs = behind == null || maxLagMs == null ? null : Math.max(maxLagMs, behind);
-                perShard.add(new ShardStatus(e.getKey(), shardDone ? ShardStatus.STREAMING : ShardStatus.COPYING,
-                        a.position(), behind, lag, shardCopied, why));
+                round.shard(e.getKey(), a.position(), copyingLeft, rowsCopied, estimates.getOrDefault(e.getKey(), 0L),
+                        CloneWorkflow.lag(src, a.position()), ApplierLag.millis(a, System.currentTimeMillis()), why);
             } catch (SQLException | RuntimeException failed) {
                 roundConnections.discard(e.getKey()); // the next round reconnects
                 throw failed;
             }
         }
-        shardStatuses = List.copyOf(perShard);
+        shardStatuses = round.shards();
         copies.awaitingApplier(awaiting && config.serverCopy());
         if (refreshEstimates) {
             estimatesReadAt = System.nanoTime();
         }
-        String reason = throttled.isEmpty() ? null : "copy throttled: " + String.join("; ", throttled);
-        CopyProgressEstimator.Estimate estimate = counted
-                ? estimator.observe(System.nanoTime(), copied, total, !unknown && copying == 0) : null;
-        progress = new StatusRecords.Progress(null, String.join(" ", applied), unknown ? null : maxLag,
-                unknown ? null : copying, estimate == null ? null : estimate.rowsCopied(),
+        String reason = round.throttleReason();
+        boolean unknown = round.unknown();
+        CopyProgressEstimator.Estimate estimate = round.counted()
+                ? estimator.observe(System.nanoTime(), round.copied(), round.total(), !unknown && round.copying() == 0)
+                : null;
+        progress = new StatusRecords.Progress(null, round.applied(), unknown ? null : round.maxLag(),
+                unknown ? null : round.copying(), estimate == null ? null : estimate.rowsCopied(),
                 estimate == null ? null : estimate.rowsTotal(), estimate == null ? null : estimate.percent(),
                 estimate == null || estimate.rowsPerSecond() == null ? null
                         : Math.round(estimate.rowsPerSecond() * 10) / 10.0,
-                estimate == null ? null : estimate.etaMs(), reason, unknown ? null : maxLagMs);
+                estimate == null ? null : estimate.etaMs(), reason, unknown ? null : round.maxLagMs());
         logProgress(estimate, reason);
         if (!java.util.Objects.equals(reason, status.reason()) && status.state() != WorkflowState.CREATED) {
             status = new WorkflowStatus(status.state(), status.step(), status.attempts(), reason);
         }
-        if (unknown || copying > 0) {
-            return status.state() == WorkflowState.COPYING ? status : status.to(WorkflowState.COPYING);
-        }
-        if (maxLagMs == null || maxLagMs > config.readyMaxLagTime().toMillis()) {
+        if (round.catchingUp(config.readyMaxLagTime())) {
             long now = System.nanoTime();
             if (now - progressLoggedAt >= LOG_PROGRESS_EVERY_NANOS) {
                 progressLoggedAt = now;
+                Long maxLagMs = round.maxLagMs();
                 LOG.info("Workflow {}: catching up: the slowest applier is {} behind (ready within {} ms); applied"
                         + " {}", workflow, maxLagMs == null ? "an unknown time" : maxLagMs + " ms",
-                        config.readyMaxLagTime().toMillis(), String.join(" ", applied));
+                        config.readyMaxLagTime().toMillis(), round.applied());
             }
-            return status.state() == WorkflowState.CATCHING_UP ? status : status.to(WorkflowState.CATCHING_UP);
         }
-        if (config.postponed()) {
-            return status.state() == WorkflowState.POSTPONED ? status : status.to(WorkflowState.POSTPONED);
-        }
-        if (status.state() != WorkflowState.READY) {
-            return status.to(WorkflowState.READY);
-        }
-        return status.at(HandoffStep.PAUSE);
+        return round.decide(status, config.readyMaxLagTime(), config.postponed());
     }
 
     /** Logs the copy's progress at INFO every 10 seconds while it runs, and once when it has completed. */
