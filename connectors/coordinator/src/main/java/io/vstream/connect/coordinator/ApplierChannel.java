@@ -1,5 +1,6 @@
 package io.vstream.connect.coordinator;
 
+import io.vstream.connect.core.protocol.ControlTable;
 import io.vstream.connect.core.sql.SqlIdentifiers;
 import io.vstream.connect.core.sql.SqlTag;
 import java.sql.Connection;
@@ -29,7 +30,7 @@ final class ApplierChannel {
     }
 
     /** The sink's acknowledgement of a {@code STOP_AT} it had already gone past (sink {@code ControlStore}). */
-    static final String PASSED_STOP = "PASSED_STOP";
+    static final String PASSED_STOP = ControlTable.PASSED_STOP;
     /** How often an awaited acknowledgement is read: each read is one primary-key lookup, and a hold waits on it. */
     private static final long ACK_POLL_MS = 10;
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ApplierChannel.class);
@@ -92,10 +93,7 @@ final class ApplierChannel {
             }
             try (Statement st = target.createStatement()) {
                 st.execute("CREATE DATABASE IF NOT EXISTS " + SqlIdentifiers.quote(stateDb));
-                st.execute("CREATE TABLE IF NOT EXISTS " + SqlIdentifiers.qualify(stateDb, "control")
-                        + " (stream VARCHAR(128) NOT NULL PRIMARY KEY, command VARCHAR(16) NOT NULL, stop_at TEXT,"
-                        + " acked_command VARCHAR(16), acked_position TEXT, failure TEXT, updated_at TIMESTAMP(6) NOT"
-                        + " NULL DEFAULT CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6)) ENGINE=InnoDB");
+                st.execute(SqlTag.tag("coordinator", ControlTable.createStatement(stateDb)));
             }
             writeCommand(target, command, stopAt);
         }
@@ -103,7 +101,7 @@ final class ApplierChannel {
 
     private void writeCommand(Connection target, String command, String stopAt) throws SQLException {
         try (PreparedStatement ps = target.prepareStatement(SqlTag.tag("coordinator", "INSERT INTO "
-                + SqlIdentifiers.qualify(stateDb, "control") + " (stream, command, stop_at, acked_command,"
+                + SqlIdentifiers.qualify(stateDb, ControlTable.NAME) + " (stream, command, stop_at, acked_command,"
                 + " acked_position) VALUES (?, ?, ?, NULL, NULL) ON DUPLICATE KEY UPDATE command = VALUES(command),"
                 + " stop_at = VALUES(stop_at), acked_command = NULL, acked_position = NULL"))) {
             ps.setString(1, stream);
@@ -160,7 +158,7 @@ final class ApplierChannel {
     /** One column of the stream's control row; {@code null} without a row, a table or (older sinks) the column. */
     private String controlColumn(Connection target, String column) throws SQLException {
         try (PreparedStatement ps = target.prepareStatement("SELECT " + SqlIdentifiers.quote(column) + " FROM "
-                + SqlIdentifiers.qualify(stateDb, "control") + " WHERE stream = ?")) {
+                + SqlIdentifiers.qualify(stateDb, ControlTable.NAME) + " WHERE stream = ?")) {
             ps.setString(1, stream);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? rs.getString(1) : null;
@@ -230,7 +228,7 @@ final class ApplierChannel {
     /** The applier's acknowledgement, or {@code null} when it has not acknowledged the current command. */
     Ack ack(Connection target) throws SQLException {
         try (PreparedStatement ps = target.prepareStatement("SELECT acked_command, acked_position FROM "
-                + SqlIdentifiers.qualify(stateDb, "control") + " WHERE stream = ?")) {
+                + SqlIdentifiers.qualify(stateDb, ControlTable.NAME) + " WHERE stream = ?")) {
             ps.setString(1, stream);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next() || rs.getString(1) == null) {

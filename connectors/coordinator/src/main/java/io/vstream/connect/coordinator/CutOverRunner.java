@@ -26,7 +26,7 @@ final class CutOverRunner {
     }
 
     /** Returns {@code null} when every shard swapped, else why not (the original tables are in place). */
-    static String run(OnlineDdlWorkflow workflow, VStreamCoordinatorConnectorConfig config,
+    static String run(OnlineDdlCutOver workflow, VStreamCoordinatorConnectorConfig config,
                       Map<String, VStreamCoordinatorConnectorConfig.Endpoint> shards, ApplierChannel applier,
                       String name) throws SQLException, InterruptedException {
         List<Connection> opened = java.util.Collections.synchronizedList(new ArrayList<>());

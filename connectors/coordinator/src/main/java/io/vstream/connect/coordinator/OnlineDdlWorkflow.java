@@ -16,7 +16,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,9 +23,9 @@ import org.slf4j.LoggerFactory;
  * The online-DDL workflow (seeds 001 and 000): validates the ALTER and creates the ghost table on every shard (the
  * server parses the ALTER: {@link AlterAnalyzer}), stores the plan where the applier (the sink in ghost mode) reads it,
  * waits while the applier copies and catches up (publishing the copy's progress: rows copied, estimated total,
- * percent, rate, ETA), compares original and ghost through the column mapping chunk by chunk at exact positions
- * ({@link CutOverChecksum}), and swaps the tables atomically with the sentry cut-over, retrying a failed attempt with
- * the original table in place. Touches every shard of the table.
+ * percent, rate, ETA; each round's state decided by {@link ReadinessRound}), then cuts over
+ * ({@link OnlineDdlCutOver}: the checksum through the column mapping at exact positions, the atomic swap on every
+ * shard, a failed attempt retried with the original table in place). Touches every shard of the table.
  */
 final class OnlineDdlWorkflow implements Workflow {
     private static final Logger LOG = LoggerFactory.getLogger(OnlineDdlWorkflow.class);
@@ -51,6 +50,7 @@ final class OnlineDdlWorkflow implements Workflow {
     private final CutOverChecksum checksum;
     private final ServerCopies copies;
     private final RoundConnections roundConnections = new RoundConnections(); // the watch round's, per shard
+    private final OnlineDdlCutOver cutOver;
 
     OnlineDdlWorkflow(VStreamCoordinatorConnectorConfig config, String workflow) {
         this.config = config;
@@ -63,6 +63,8 @@ final class OnlineDdlWorkflow implements Workflow {
                 .allowNewUniqueKey(config.allowNewUniqueKey()).build();
         this.checksum = new CutOverChecksum(config, workflow, migration, applier);
         this.copies = new ServerCopies(config, migration, applier);
+        this.cutOver = new OnlineDdlCutOver(config, workflow, migration, applier, checksum, copies,
+                ms -> lastWriteBlockMs = ms);
     }
 
     @Override
@@ -91,7 +93,7 @@ final class OnlineDdlWorkflow implements Workflow {
             case POSTPONED:
                 return watch(status);
             case CUTTING_OVER:
-                return cutOver(status);
+                return cutOver.step(status);
             default:
                 return status;
         }
@@ -413,189 +415,20 @@ final class OnlineDdlWorkflow implements Workflow {
         return lastWriteBlockMs;
     }
 
-    /** Called by {@link CutOverRunner} with the longest write block of an attempt that locked. */
-    void writeBlocked(long ms) {
-        lastWriteBlockMs = ms;
-    }
-
     @Override
     public boolean wantsRound() {
         return copies.wantsRound();
-    }
-
-    /** The checksum (in slices, each at an exact position) on every shard, then the atomic swap on every shard. */
-    private WorkflowStatus cutOver(WorkflowStatus status) throws SQLException, InterruptedException {
-        if (status.attempts() >= config.cutOverMaxAttempts()) {
-            runAll("RUN");
-            return status.failed("the cut-over failed " + status.attempts() + " times (last: " + status.reason()
-                    + "); the original tables are in place and the applier runs; raise cutover.lock.timeout.ms or"
-                    + " cut over at a quieter time");
-        }
-        if (allSwapped()) {
-            complete();
-            return status.to(WorkflowState.COMPLETE);
-        }
-        Map<String, VStreamCoordinatorConnectorConfig.Endpoint> pending = new LinkedHashMap<>();
-        boolean compared = true;
-        for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : shards.entrySet()) {
-            if (swapped(e.getValue())) {
-                continue; // an earlier attempt (per-shard mode) swapped it already
-            }
-            pending.put(e.getKey(), e.getValue());
-            if (checksum.done(e.getKey())) {
-                continue;
-            }
-            CutOverChecksum.Slice slice = checksum.slice(e.getKey(), e.getValue());
-            if (slice.mismatch() != null) {
-                runAll("RUN");
-                return status.failed(slice.mismatch());
-            }
-            if (slice.gaveUp() != null) {
-                return status.retry("checksum: " + slice.gaveUp());
-            }
-            compared &= checksum.done(e.getKey());
-        }
-        if (!compared) {
-            return status; // more slices of the checksum on the next rounds
-        }
-        WorkflowStatus waiting = config.serverCopy() ? awaitKeys(status, pending) : null;
-        if (waiting != null) {
-            return waiting;
-        }
-        awaitCaughtUp(pending);
-        String failure = CutOverRunner.run(this, config, pending, applier, workflow);
-        if (failure != null) {
-            runAll("RUN");
-            LOG.warn("Workflow {}: cut-over attempt {} did not swap: {}; retrying", workflow, status.attempts() + 1,
-                    failure);
-            return status.retry(failure);
-        }
-        complete();
-        LOG.info("Workflow {}: the tables are swapped on every shard; complete", workflow);
-        return status.to(WorkflowState.COMPLETE);
-    }
-
-    /**
-     * Null when every shard's ghost has the keys built after its copy ({@link DeferredIndexes}); else the status to
-     * publish: unchanged while builds run (started or followed here, e.g. by a restarted coordinator), failed when one
-     * cannot go on.
-     */
-    private WorkflowStatus awaitKeys(WorkflowStatus status,
-                                     Map<String, VStreamCoordinatorConnectorConfig.Endpoint> pending)
-            throws SQLException {
-        List<String> building = new ArrayList<>();
-        for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : pending.entrySet()) {
-            try (Connection c = Servers.open(e.getValue())) {
-                GhostCopyState.Summary copy = GhostCopyState.summary(c, config.stateDatabase(), migration);
-                if (!copy.planned() || copy.done()) {
-                    continue;
-                }
-                String stopped = copies.follow(e.getKey(), e.getValue(), copy, null);
-                if (stopped != null) {
-                    copies.close();
-                    runAll("RUN");
-                    return status.failed("the copy on shard " + e.getKey() + " cannot go on: " + stopped);
-                }
-                building.add(e.getKey());
-            }
-        }
-        if (building.isEmpty()) {
-            return null;
-        }
-        long now = System.nanoTime();
-        if (now - progressLoggedAt >= LOG_PROGRESS_EVERY_NANOS) {
-            progressLoggedAt = now;
-            LOG.info("Workflow {}: the checksum is done; the swap waits for the keys built after the copy on"
-                    + " shard(s) {}", workflow, building);
-        }
-        return status;
-    }
-
-    /**
-     * Before the cut-over takes its locks, each shard's applier applies what its server had committed (the checksum's
-     * last slice held it, so it starts behind by the slice's time): the barrier under the locks, and so the
-     * application's write block, then waits only for what was committed since. Bounded by
-     * {@code cutover.lock.timeout.ms} per shard; an applier that does not catch up in time is left to the barrier.
-     */
-    private void awaitCaughtUp(Map<String, VStreamCoordinatorConnectorConfig.Endpoint> pending)
-            throws SQLException, InterruptedException {
-        for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : pending.entrySet()) {
-            try (Connection c = Servers.open(e.getValue())) {
-                if (!applier.awaitCaughtUp(c, config.cutOverLockTimeout())) {
-                    LOG.info("Workflow {}: shard {}: the applier has not caught up within {} ms; cutting over anyway"
-                            + " (the barrier waits for it under the locks)", workflow, e.getKey(),
-                            config.cutOverLockTimeout().toMillis());
-                }
-            }
-        }
-    }
-
-    /** The cut-over barrier of one shard: the applier reaches the position read under the lock, and idles there. */
-    void awaitApplied(VStreamCoordinatorConnectorConfig.Endpoint e, String position, Duration timeout)
-            throws SQLException, TimeoutException, InterruptedException {
-        try (Connection c = Servers.open(e)) {
-            applier.command(c, "STOP_AT", position);
-            if (applier.awaitAck(c, "STOP_AT", position, timeout) == null) {
-                throw new TimeoutException("the applier did not reach " + position + " within " + timeout.toMillis()
-                        + " ms");
-            }
-        }
-    }
-
-    private boolean allSwapped() throws SQLException {
-        for (VStreamCoordinatorConnectorConfig.Endpoint e : shards.values()) {
-            if (!swapped(e)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** Whether a shard's table has been swapped: the ghost is gone and the table has the ghost's definition. */
-    private boolean swapped(VStreamCoordinatorConnectorConfig.Endpoint e) throws SQLException {
-        try (Connection c = Servers.open(e)) {
-            MigrationPlans.Plan plan = MigrationPlans.load(c, config.stateDatabase(), migration);
-            if (plan == null) {
-                return false;
-            }
-            return TableChecksum.tables(c, plan.database()).stream().noneMatch(t -> t.equals(plan.ghostTable()));
-        }
-    }
-
-    /** Retires the appliers and forgets the server copy's progress: the migration is complete. */
-    private void complete() {
-        runAll("HANDED_OFF");
-        for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : shards.entrySet()) {
-            try (Connection c = Servers.open(e.getValue())) {
-                GhostCopyState.delete(c, config.stateDatabase(), migration);
-                DeferredIndexes.delete(c, config.stateDatabase(), migration);
-            } catch (SQLException ex) {
-                LOG.warn("Workflow {}: could not remove the copy state on shard {} ({})", workflow, e.getKey(),
-                        ex.toString());
-            }
-        }
-    }
-
-    private void runAll(String command) {
-        for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : shards.entrySet()) {
-            try (Connection c = Servers.open(e.getValue())) {
-                applier.command(c, command, null);
-            } catch (SQLException ex) {
-                LOG.warn("Workflow {}: could not tell the applier on shard {} to {} ({})", workflow, e.getKey(),
-                        command, ex.toString());
-            }
-        }
     }
 
     /** Retires the appliers, drops the ghost tables and the plans; the original tables are untouched. */
     @Override
     public WorkflowStatus cancel(WorkflowStatus status) throws SQLException {
         copies.close();
-        runAll("HANDED_OFF");
+        cutOver.tellAll("HANDED_OFF");
         for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : shards.entrySet()) {
             try (Connection c = Servers.open(e.getValue())) {
                 MigrationPlans.Plan plan = MigrationPlans.load(c, config.stateDatabase(), migration);
-                if (plan != null && !swapped(e.getValue())) {
+                if (plan != null && !cutOver.swapped(e.getValue())) {
                     analyzer.dropGhost(c, plan.database(), plan.ghostTable());
                 }
                 MigrationPlans.delete(c, config.stateDatabase(), migration);
@@ -605,10 +438,6 @@ final class OnlineDdlWorkflow implements Workflow {
         }
         LOG.info("Workflow {}: cancelled; ghost tables dropped, original tables untouched", workflow);
         return new WorkflowStatus(WorkflowState.CANCELLED, null, status.attempts(), "cancelled by the operator");
-    }
-
-    String migration() {
-        return migration;
     }
 
     static GtidPosition position(String text) {

@@ -1,0 +1,224 @@
+package io.vstream.connect.coordinator;
+
+import io.vstream.connect.coordinator.copy.DeferredIndexes;
+import io.vstream.connect.coordinator.copy.GhostCopyState;
+import io.vstream.connect.core.mapping.MigrationPlans;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeoutException;
+import java.util.function.LongConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An online DDL's cut-over, once every shard is ready: the checksum on every shard (in slices, each at an exact
+ * position: {@link CutOverChecksum}), the keys built after the copy, every applier caught up, then the sentry
+ * cut-over on every shard ({@link CutOverRunner}); a failed attempt lets the appliers run again and the workflow tries
+ * again on a later round. On success it retires the appliers and forgets the copy's state. Touches every shard.
+ */
+final class OnlineDdlCutOver {
+    private static final Logger LOG = LoggerFactory.getLogger(OnlineDdlCutOver.class);
+    private static final long LOG_PROGRESS_EVERY_NANOS = 10_000_000_000L;
+
+    private final VStreamCoordinatorConnectorConfig config;
+    private final String workflow;
+    private final String migration;
+    private final Map<String, VStreamCoordinatorConnectorConfig.Endpoint> shards;
+    private final ApplierChannel applier;
+    private final CutOverChecksum checksum;
+    private final ServerCopies copies;
+    private final LongConsumer writeBlocked;
+    private long progressLoggedAt;
+
+    OnlineDdlCutOver(VStreamCoordinatorConnectorConfig config, String workflow, String migration,
+                     ApplierChannel applier, CutOverChecksum checksum, ServerCopies copies,
+                     LongConsumer writeBlocked) {
+        this.config = config;
+        this.workflow = workflow;
+        this.migration = migration;
+        this.shards = config.shards();
+        this.applier = applier;
+        this.checksum = checksum;
+        this.copies = copies;
+        this.writeBlocked = writeBlocked;
+    }
+
+    String migration() {
+        return migration;
+    }
+
+    /** Called by {@link CutOverRunner} with the longest write block of an attempt that locked. */
+    void writeBlocked(long ms) {
+        writeBlocked.accept(ms);
+    }
+
+    /** The checksum (in slices, each at an exact position) on every shard, then the atomic swap on every shard. */
+    WorkflowStatus step(WorkflowStatus status) throws SQLException, InterruptedException {
+        if (status.attempts() >= config.cutOverMaxAttempts()) {
+            tellAll("RUN");
+            return status.failed("the cut-over failed " + status.attempts() + " times (last: " + status.reason()
+                    + "); the original tables are in place and the applier runs; raise cutover.lock.timeout.ms or"
+                    + " cut over at a quieter time");
+        }
+        if (allSwapped()) {
+            complete();
+            return status.to(WorkflowState.COMPLETE);
+        }
+        Map<String, VStreamCoordinatorConnectorConfig.Endpoint> pending = new LinkedHashMap<>();
+        boolean compared = true;
+        for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : shards.entrySet()) {
+            if (swapped(e.getValue())) {
+                continue; // an earlier attempt (per-shard mode) swapped it already
+            }
+            pending.put(e.getKey(), e.getValue());
+            if (checksum.done(e.getKey())) {
+                continue;
+            }
+            CutOverChecksum.Slice slice = checksum.slice(e.getKey(), e.getValue());
+            if (slice.mismatch() != null) {
+                tellAll("RUN");
+                return status.failed(slice.mismatch());
+            }
+            if (slice.gaveUp() != null) {
+                return status.retry("checksum: " + slice.gaveUp());
+            }
+            compared &= checksum.done(e.getKey());
+        }
+        if (!compared) {
+            return status; // more slices of the checksum on the next rounds
+        }
+        WorkflowStatus waiting = config.serverCopy() ? awaitKeys(status, pending) : null;
+        if (waiting != null) {
+            return waiting;
+        }
+        awaitCaughtUp(pending);
+        String failure = CutOverRunner.run(this, config, pending, applier, workflow);
+        if (failure != null) {
+            tellAll("RUN");
+            LOG.warn("Workflow {}: cut-over attempt {} did not swap: {}; retrying", workflow, status.attempts() + 1,
+                    failure);
+            return status.retry(failure);
+        }
+        complete();
+        LOG.info("Workflow {}: the tables are swapped on every shard; complete", workflow);
+        return status.to(WorkflowState.COMPLETE);
+    }
+
+    /**
+     * Null when every shard's ghost has the keys built after its copy ({@link DeferredIndexes}); else the status to
+     * publish: unchanged while builds run (started or followed here, e.g. by a restarted coordinator), failed when one
+     * cannot go on.
+     */
+    private WorkflowStatus awaitKeys(WorkflowStatus status,
+                                     Map<String, VStreamCoordinatorConnectorConfig.Endpoint> pending)
+            throws SQLException {
+        List<String> building = new ArrayList<>();
+        for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : pending.entrySet()) {
+            try (Connection c = Servers.open(e.getValue())) {
+                GhostCopyState.Summary copy = GhostCopyState.summary(c, config.stateDatabase(), migration);
+                if (!copy.planned() || copy.done()) {
+                    continue;
+                }
+                String stopped = copies.follow(e.getKey(), e.getValue(), copy, null);
+                if (stopped != null) {
+                    copies.close();
+                    tellAll("RUN");
+                    return status.failed("the copy on shard " + e.getKey() + " cannot go on: " + stopped);
+                }
+                building.add(e.getKey());
+            }
+        }
+        if (building.isEmpty()) {
+            return null;
+        }
+        long now = System.nanoTime();
+        if (now - progressLoggedAt >= LOG_PROGRESS_EVERY_NANOS) {
+            progressLoggedAt = now;
+            LOG.info("Workflow {}: the checksum is done; the swap waits for the keys built after the copy on"
+                    + " shard(s) {}", workflow, building);
+        }
+        return status;
+    }
+
+    /**
+     * Before the cut-over takes its locks, each shard's applier applies what its server had committed (the checksum's
+     * last slice held it, so it starts behind by the slice's time): the barrier under the locks, and so the
+     * application's write block, then waits only for what was committed since. Bounded by
+     * {@code cutover.lock.timeout.ms} per shard; an applier that does not catch up in time is left to the barrier.
+     */
+    private void awaitCaughtUp(Map<String, VStreamCoordinatorConnectorConfig.Endpoint> pending)
+            throws SQLException, InterruptedException {
+        for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : pending.entrySet()) {
+            try (Connection c = Servers.open(e.getValue())) {
+                if (!applier.awaitCaughtUp(c, config.cutOverLockTimeout())) {
+                    LOG.info("Workflow {}: shard {}: the applier has not caught up within {} ms; cutting over anyway"
+                            + " (the barrier waits for it under the locks)", workflow, e.getKey(),
+                            config.cutOverLockTimeout().toMillis());
+                }
+            }
+        }
+    }
+
+    /** The cut-over barrier of one shard: the applier reaches the position read under the lock, and idles there. */
+    void awaitApplied(VStreamCoordinatorConnectorConfig.Endpoint e, String position, Duration timeout)
+            throws SQLException, TimeoutException, InterruptedException {
+        try (Connection c = Servers.open(e)) {
+            applier.command(c, "STOP_AT", position);
+            if (applier.awaitAck(c, "STOP_AT", position, timeout) == null) {
+                throw new TimeoutException("the applier did not reach " + position + " within " + timeout.toMillis()
+                        + " ms");
+            }
+        }
+    }
+
+    private boolean allSwapped() throws SQLException {
+        for (VStreamCoordinatorConnectorConfig.Endpoint e : shards.values()) {
+            if (!swapped(e)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether a shard's table has been swapped: the ghost is gone and the table has the ghost's definition. */
+    boolean swapped(VStreamCoordinatorConnectorConfig.Endpoint e) throws SQLException {
+        try (Connection c = Servers.open(e)) {
+            MigrationPlans.Plan plan = MigrationPlans.load(c, config.stateDatabase(), migration);
+            if (plan == null) {
+                return false;
+            }
+            return TableChecksum.tables(c, plan.database()).stream().noneMatch(t -> t.equals(plan.ghostTable()));
+        }
+    }
+
+    /** Retires the appliers and forgets the server copy's progress: the migration is complete. */
+    private void complete() {
+        tellAll("HANDED_OFF");
+        for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : shards.entrySet()) {
+            try (Connection c = Servers.open(e.getValue())) {
+                GhostCopyState.delete(c, config.stateDatabase(), migration);
+                DeferredIndexes.delete(c, config.stateDatabase(), migration);
+            } catch (SQLException ex) {
+                LOG.warn("Workflow {}: could not remove the copy state on shard {} ({})", workflow, e.getKey(),
+                        ex.toString());
+            }
+        }
+    }
+
+    /** Gives every shard's applier {@code command}; a shard that cannot be told is logged and left. */
+    void tellAll(String command) {
+        for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : shards.entrySet()) {
+            try (Connection c = Servers.open(e.getValue())) {
+                applier.command(c, command, null);
+            } catch (SQLException ex) {
+                LOG.warn("Workflow {}: could not tell the applier on shard {} to {} ({})", workflow, e.getKey(),
+                        command, ex.toString());
+            }
+        }
+    }
+}
