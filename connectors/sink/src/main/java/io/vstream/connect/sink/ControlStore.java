@@ -1,6 +1,7 @@
 package io.vstream.connect.sink;
 
 import io.vstream.connect.core.position.GtidPosition;
+import io.vstream.connect.core.protocol.ControlTable;
 import io.vstream.connect.core.sql.SqlIdentifiers;
 import io.vstream.connect.core.sql.SqlTag;
 import java.sql.Connection;
@@ -77,17 +78,13 @@ final class ControlStore {
     }
 
     ControlStore(String stateDatabase, String stream) {
-        this.table = SqlIdentifiers.qualify(stateDatabase, "control");
+        this.table = SqlIdentifiers.qualify(stateDatabase, ControlTable.NAME);
         this.stream = stream;
     }
 
     static void ensure(Connection ddl, String stateDatabase) throws SQLException {
         try (Statement st = ddl.createStatement()) {
-            st.execute(SqlTag.tag("sink", "CREATE TABLE IF NOT EXISTS " + SqlIdentifiers.qualify(stateDatabase,
-                    "control") + " (stream VARCHAR(128) NOT NULL PRIMARY KEY, command VARCHAR(16) NOT NULL,"
-                    + " stop_at TEXT, acked_command VARCHAR(16), acked_position TEXT, failure TEXT,"
-                    + " updated_at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6))"
-                    + " ENGINE=InnoDB"));
+            st.execute(SqlTag.tag("sink", ControlTable.createStatement(stateDatabase)));
         }
     }
 
@@ -118,7 +115,7 @@ final class ControlStore {
      * The acknowledgement of a {@code STOP_AT} the applier had already gone past when it read it (it had applied a
      * transaction the stop position does not contain): the coordinator abandons that attempt and takes a new position.
      */
-    static final String PASSED_STOP = "PASSED_STOP";
+    static final String PASSED_STOP = ControlTable.PASSED_STOP;
 
     /** Records that the applier obeys {@code command} and holds exactly {@code position}. */
     void acknowledge(Connection conn, Command command, String position) throws SQLException {
