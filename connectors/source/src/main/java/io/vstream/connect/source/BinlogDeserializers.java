@@ -53,16 +53,18 @@ final class BinlogDeserializers {
     static EventDeserializer create(Predicate<TableMapEventData> decodes) {
         Map<Long, TableMapEventData> tableMaps = new TableMapCache(TABLE_MAP_CACHE_SIZE);
         Map<EventType, EventDataDeserializer> byType = new EnumMap<>(EventType.class);
-        EventDeserializer defaults = new EventDeserializer();
+        Map<EventType, EventDataDeserializer<?>> defaults = libraryDefaults();
         Predicate<Long> decodesTable = id -> {
             TableMapEventData tm = tableMaps.get(id);
             return tm == null || decodes.test(tm);
         };
         for (EventType type : EventType.values()) {
             EventDataDeserializer ours = rowsDeserializer(type, tableMaps, decodesTable);
-            EventDataDeserializer theirs = defaults.getEventDataDeserializer(type);
+            EventDataDeserializer theirs = defaults.getOrDefault(type, new NullEventDataDeserializer());
             if (ours != null) {
                 byType.put(type, ours);
+            } else if (type == EventType.TRANSACTION_PAYLOAD) {
+                byType.put(type, new CompressedTransaction()); // refused by the streamer, never decompressed
             } else if (type == EventType.TABLE_MAP) {
                 @SuppressWarnings("unchecked")
                 EventDataDeserializer<com.github.shyiko.mysql.binlog.event.TableMapEventData> client = theirs;
@@ -81,6 +83,42 @@ final class BinlogDeserializers {
                 new NullEventDataDeserializer(), byType, tableMaps);
         deserializer.setCompatibilityMode(EventDeserializer.CompatibilityMode.CHAR_AND_BINARY_AS_BYTE_ARRAY);
         return deserializer;
+    }
+
+    /**
+     * The binlog client's own deserializers of the event types it decodes (its {@code EventDeserializer}'s defaults,
+     * which {@code BinlogDeserializersTest} compares this list with), but for TRANSACTION_PAYLOAD: the client's would
+     * need the zstd library merely to be created, and compressed transactions are refused unread
+     * ({@link CompressedTransaction}), so the library is not shipped.
+     */
+    static Map<EventType, EventDataDeserializer<?>> libraryDefaults() {
+        Map<EventType, EventDataDeserializer<?>> m = new EnumMap<>(EventType.class);
+        m.put(EventType.FORMAT_DESCRIPTION, new com.github.shyiko.mysql.binlog.event.deserialization
+                .FormatDescriptionEventDataDeserializer());
+        m.put(EventType.ROTATE, new com.github.shyiko.mysql.binlog.event.deserialization.RotateEventDataDeserializer());
+        m.put(EventType.INTVAR, new com.github.shyiko.mysql.binlog.event.deserialization.IntVarEventDataDeserializer());
+        m.put(EventType.QUERY, new com.github.shyiko.mysql.binlog.event.deserialization.QueryEventDataDeserializer());
+        m.put(EventType.TABLE_MAP, new com.github.shyiko.mysql.binlog.event.deserialization
+                .TableMapEventDataDeserializer());
+        m.put(EventType.XID, new com.github.shyiko.mysql.binlog.event.deserialization.XidEventDataDeserializer());
+        m.put(EventType.ROWS_QUERY, new com.github.shyiko.mysql.binlog.event.deserialization
+                .RowsQueryEventDataDeserializer());
+        m.put(EventType.GTID, new com.github.shyiko.mysql.binlog.event.deserialization.GtidEventDataDeserializer());
+        m.put(EventType.GTID_TAGGED, new com.github.shyiko.mysql.binlog.event.deserialization
+                .GtidTaggedEventDataDeserializer());
+        m.put(EventType.PREVIOUS_GTIDS, new com.github.shyiko.mysql.binlog.event.deserialization
+                .PreviousGtidSetDeserializer());
+        m.put(EventType.XA_PREPARE, new com.github.shyiko.mysql.binlog.event.deserialization
+                .XAPrepareEventDataDeserializer());
+        m.put(EventType.ANNOTATE_ROWS, new com.github.shyiko.mysql.binlog.event.deserialization
+                .AnnotateRowsEventDataDeserializer());
+        m.put(EventType.MARIADB_GTID, new com.github.shyiko.mysql.binlog.event.deserialization
+                .MariadbGtidEventDataDeserializer());
+        m.put(EventType.BINLOG_CHECKPOINT, new com.github.shyiko.mysql.binlog.event.deserialization
+                .BinlogCheckpointEventDataDeserializer());
+        m.put(EventType.MARIADB_GTID_LIST, new com.github.shyiko.mysql.binlog.event.deserialization
+                .MariadbGtidListEventDataDeserializer());
+        return m;
     }
 
     /** Our deserializer of a row event type, or {@code null} when the type carries no rows. */
@@ -230,6 +268,25 @@ final class BinlogDeserializers {
         @Override
         protected boolean removeEldestEntry(Map.Entry<Long, TableMapEventData> eldest) {
             return size() > maxSize;
+        }
+    }
+
+    /**
+     * MySQL's compressed transaction (TRANSACTION_PAYLOAD, {@code binlog_transaction_compression=ON}): its bytes are
+     * skipped and no event is taken out of it, so the zstd library the client would decompress it with is not needed
+     * (and not shipped). The streamer refuses the event with the setting that turns compression off; a transaction
+     * inside it is never half read.
+     */
+    static final class CompressedTransaction
+            implements EventDataDeserializer<com.github.shyiko.mysql.binlog.event.TransactionPayloadEventData> {
+        @Override
+        public com.github.shyiko.mysql.binlog.event.TransactionPayloadEventData deserialize(ByteArrayInputStream in)
+                throws IOException {
+            in.skipToTheEndOfTheBlock();
+            com.github.shyiko.mysql.binlog.event.TransactionPayloadEventData data =
+                    new com.github.shyiko.mysql.binlog.event.TransactionPayloadEventData();
+            data.setUncompressedEvents(new ArrayList<>());
+            return data;
         }
     }
 }
