@@ -1,5 +1,6 @@
 package io.vstream.connect.coordinator;
 
+import io.vstream.connect.core.error.ServerErrors;
 import io.vstream.connect.core.protocol.ControlTable;
 import io.vstream.connect.core.sql.SqlIdentifiers;
 import io.vstream.connect.core.sql.SqlTag;
@@ -48,7 +49,7 @@ final class ApplierChannel {
         try {
             return applied(target, true);
         } catch (SQLException e) {
-            if (e.getErrorCode() == 1054) {
+            if (e.getErrorCode() == ServerErrors.NO_SUCH_COLUMN) {
                 return applied(target, false); // a state table of an applier that does not count copied rows
             }
             throw e;
@@ -71,7 +72,7 @@ final class ApplierChannel {
                 }
             }
         } catch (SQLException e) {
-            if (e.getErrorCode() == 1146 || e.getErrorCode() == 1049) {
+            if (ServerErrors.isMissingTable(e)) {
                 return out; // the applier has not created its state yet
             }
             throw e;
@@ -88,7 +89,7 @@ final class ApplierChannel {
         try {
             writeCommand(target, command, stopAt);
         } catch (SQLException e) {
-            if (e.getErrorCode() != 1146 && e.getErrorCode() != 1049) {
+            if (!ServerErrors.isMissingTable(e)) {
                 throw e;
             }
             try (Statement st = target.createStatement()) {
@@ -123,7 +124,7 @@ final class ApplierChannel {
                 ps.setString(1, scope);
                 ps.executeUpdate();
             } catch (SQLException e) {
-                if (e.getErrorCode() != 1146 && e.getErrorCode() != 1049) {
+                if (!ServerErrors.isMissingTable(e)) {
                     throw e;
                 }
             }
@@ -164,7 +165,7 @@ final class ApplierChannel {
                 return rs.next() ? rs.getString(1) : null;
             }
         } catch (SQLException e) {
-            if (e.getErrorCode() == 1146 || e.getErrorCode() == 1049 || e.getErrorCode() == 1054) {
+            if (ServerErrors.isMissingTable(e) || e.getErrorCode() == ServerErrors.NO_SUCH_COLUMN) {
                 return null;
             }
             throw e;

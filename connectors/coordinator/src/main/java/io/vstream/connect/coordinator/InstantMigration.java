@@ -3,6 +3,7 @@ package io.vstream.connect.coordinator;
 import io.vstream.connect.coordinator.ddl.AlterRefusedException;
 import io.vstream.connect.coordinator.ddl.AlterStatement;
 import io.vstream.connect.coordinator.ddl.InstantAlter;
+import io.vstream.connect.core.error.ServerErrors;
 import io.vstream.connect.core.mapping.MigrationPlans;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -82,7 +83,7 @@ final class InstantMigration {
                 try {
                     InstantAlter.apply(c, config.ddlDatabase(), config.ddlTable(), body, wait);
                 } catch (SQLException ex) {
-                    if (ex.getErrorCode() == 1205) {
+                    if (ex.getErrorCode() == ServerErrors.LOCK_WAIT_TIMEOUT) {
                         int attempts = status.attempts() + 1;
                         if (attempts >= config.cutOverMaxAttempts()) {
                             return status.failed("instant ALTER: the table on shard " + e.getKey() + " stayed busy"

@@ -1,5 +1,6 @@
 package io.vstream.connect.coordinator;
 
+import io.vstream.connect.core.error.ServerErrors;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -22,7 +23,8 @@ final class Servers {
         try {
             c = DriverManager.getConnection("jdbc:mariadb://" + e.host() + ":" + e.port() + "/", p);
         } catch (SQLException failed) {
-            if (failed.getErrorCode() == 1045 && !e.tls().enabled()) { // MariaDB's answer to a plain connection, too
+            // MariaDB's answer to a plain connection, too
+            if (failed.getErrorCode() == ServerErrors.ACCESS_DENIED && !e.tls().enabled()) {
                 throw new SQLException(failed.getMessage() + " (a wrong user or password" + e.tls()
                         .accessDeniedHint("source./target.") + ")", failed.getSQLState(), failed.getErrorCode(),
                         failed);

@@ -1,5 +1,6 @@
 package io.vstream.connect.sink;
 
+import io.vstream.connect.core.error.ServerErrors;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -31,7 +32,7 @@ final class TargetConnections {
         try {
             c = DriverManager.getConnection(url, p);
         } catch (SQLException e) {
-            if (e.getErrorCode() == 1045) {
+            if (e.getErrorCode() == ServerErrors.ACCESS_DENIED) {
                 throw new SQLException("The target " + settings.host() + ":" + settings.port() + " refused user '"
                         + settings.user() + "': wrong user or password (check target.user and target.password"
                         + settings.tls().accessDeniedHint("target.") + ")",

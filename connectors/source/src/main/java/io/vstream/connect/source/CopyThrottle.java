@@ -1,5 +1,6 @@
 package io.vstream.connect.source;
 
+import io.vstream.connect.core.error.ServerErrors;
 import io.vstream.connect.core.sql.SqlIdentifiers;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -78,7 +79,8 @@ final class CopyThrottle {
                 + SqlIdentifiers.qualify(stateDatabase, "throttle") + " LIMIT 0"); ResultSet rs = ps.executeQuery()) {
             rs.next();
         } catch (SQLException e) {
-            if (e.getErrorCode() == 1142 || e.getErrorCode() == 1044) {
+            if (e.getErrorCode() == ServerErrors.TABLE_ACCESS_DENIED
+                    || e.getErrorCode() == ServerErrors.DATABASE_ACCESS_DENIED) {
                 LOG.warn("Shard {}: the copy cannot read the coordinator's throttle ({}): a workflow's throttle would"
                         + " have no effect on it; GRANT SELECT ON {}.* to the connector's user (docs/grants.md)", shard,
                         e.getMessage(), SqlIdentifiers.quote(stateDatabase));
@@ -107,7 +109,7 @@ final class CopyThrottle {
                 return rs.next() ? rs.getString(1) : null;
             }
         } catch (SQLException e) {
-            if (e.getErrorCode() == 1146 || e.getErrorCode() == 1049 || e.getErrorCode() == 1142) {
+            if (ServerErrors.isMissingTable(e) || e.getErrorCode() == ServerErrors.TABLE_ACCESS_DENIED) {
                 return null; // no throttle table (no coordinator uses it), or not ours to read
             }
             throw e;

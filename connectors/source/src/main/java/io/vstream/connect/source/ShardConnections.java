@@ -1,5 +1,6 @@
 package io.vstream.connect.source;
 
+import io.vstream.connect.core.error.ServerErrors;
 import io.vstream.connect.core.sql.TlsSettings;
 import io.vstream.connect.core.topology.ShardAddress;
 import java.sql.Connection;
@@ -23,7 +24,7 @@ final class ShardConnections {
         try {
             return DriverManager.getConnection(url, p);
         } catch (SQLException e) {
-            if (e.getErrorCode() == 1045) {
+            if (e.getErrorCode() == ServerErrors.ACCESS_DENIED) {
                 throw new SQLException("Shard " + shard.name() + " (" + shard.host() + ":" + shard.port()
                         + ") refused user '" + user + "': wrong user or password (check 'user' and 'password'"
                         + tls.accessDeniedHint("") + ")",

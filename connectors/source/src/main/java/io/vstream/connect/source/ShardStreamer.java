@@ -12,6 +12,7 @@ import com.github.shyiko.mysql.binlog.event.TableMapEventData;
 import com.github.shyiko.mysql.binlog.event.UpdateRowsEventData;
 import com.github.shyiko.mysql.binlog.event.WriteRowsEventData;
 import com.github.shyiko.mysql.binlog.network.ServerException;
+import io.vstream.connect.core.error.ServerErrors;
 import io.vstream.connect.core.event.RowEnvelope;
 import io.vstream.connect.core.position.Flavor;
 import io.vstream.connect.core.position.GtidPosition;
@@ -257,7 +258,8 @@ final class ShardStreamer implements Runnable {
                         + " wrong server, or the offsets belong to another keyspace");
             }
         } catch (java.sql.SQLException e) {
-            if (e.getErrorCode() == 1045 || e instanceof io.vstream.connect.core.sql.TlsHandshakeException) {
+            if (e.getErrorCode() == ServerErrors.ACCESS_DENIED
+                    || e instanceof io.vstream.connect.core.sql.TlsHandshakeException) {
                 throw new FatalStreamException(e.getMessage(), e); // no retry gets another password or certificate
             }
             throw e;
@@ -456,13 +458,14 @@ final class ShardStreamer implements Runnable {
     }
 
     private Exception classify(ServerException e) {
-        if (e.getErrorCode() == 1236) {
+        if (e.getErrorCode() == ServerErrors.BINLOG_READ_FATAL) {
             return new FatalStreamException("Shard " + shard.name() + " (" + shard.host() + ":" + shard.port()
                     + ") no longer has the binlog needed to resume from " + committed.gtidText() + " (server: "
                     + e.getMessage() + "). The changes since then are lost to this stream: recover by re-copying the"
                     + " shard (delete the connector's offsets and start again; see docs/offsets.md).", e);
         }
-        if (e.getErrorCode() == 1227 || e.getErrorCode() == 1045 || e.getErrorCode() == 1044) {
+        if (e.getErrorCode() == ServerErrors.GLOBAL_PRIVILEGE_DENIED || e.getErrorCode() == ServerErrors.ACCESS_DENIED
+                || e.getErrorCode() == ServerErrors.DATABASE_ACCESS_DENIED) {
             return new FatalStreamException("Shard " + shard.name() + ": the user '" + settings.user()
                     + "' may not read the binlog (" + e.getMessage() + "). Grant it: GRANT REPLICATION SLAVE,"
                     + " REPLICATION CLIENT ON *.* TO ... (MariaDB 10.5+: also BINLOG MONITOR)", e);

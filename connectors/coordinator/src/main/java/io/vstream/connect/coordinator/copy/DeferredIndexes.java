@@ -1,5 +1,6 @@
 package io.vstream.connect.coordinator.copy;
 
+import io.vstream.connect.core.error.ServerErrors;
 import io.vstream.connect.core.sql.SqlIdentifiers;
 import io.vstream.connect.core.sql.SqlTag;
 import java.sql.Connection;
@@ -148,7 +149,7 @@ public final class DeferredIndexes {
             try {
                 execute(c, alter + ", ALGORITHM=INPLACE, LOCK=NONE");
             } catch (SQLException e) {
-                if (e.getErrorCode() != 1845 && e.getErrorCode() != 1846) {
+                if (!ServerErrors.isAlterNotSupported(e)) {
                     throw e;
                 }
                 execute(c, alter); // not online for this key: the ghost's writes (the applier's) wait meanwhile

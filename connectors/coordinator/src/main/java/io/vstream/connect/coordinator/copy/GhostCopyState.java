@@ -1,5 +1,6 @@
 package io.vstream.connect.coordinator.copy;
 
+import io.vstream.connect.core.error.ServerErrors;
 import io.vstream.connect.core.position.LastPk;
 import io.vstream.connect.core.position.OffsetCodec;
 import io.vstream.connect.core.position.TableLastPk;
@@ -145,7 +146,7 @@ public final class GhostCopyState {
 
     /** Whether the error says the state table (or its database) does not exist yet. */
     static boolean missing(SQLException e) {
-        return e.getErrorCode() == 1146 || e.getErrorCode() == 1049;
+        return ServerErrors.isMissingTable(e);
     }
 
     private static String json(String table, LastPk key) {

@@ -1,6 +1,7 @@
 package io.vstream.connect.coordinator.copy;
 
 import io.vstream.connect.core.error.ErrorClassifier;
+import io.vstream.connect.core.error.ServerErrors;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -55,7 +56,7 @@ final class KeyBuild {
                     if (copier.stopped()) {
                         return;
                     }
-                    if (!ErrorClassifier.isRetriable(e) && e.getErrorCode() != 1205) {
+                    if (!ErrorClassifier.isRetriable(e) && e.getErrorCode() != ServerErrors.LOCK_WAIT_TIMEOUT) {
                         copier.fail("the server refused the keys deferred until after the copy on "
                                 + copier.plan().ghostTable() + ": " + e.getMessage() + " (error " + e.getErrorCode()
                                 + "); the original table is untouched: cancel, then start the migration again with"

@@ -1,6 +1,7 @@
 package io.vstream.connect.coordinator.copy;
 
 import io.vstream.connect.core.error.ErrorClassifier;
+import io.vstream.connect.core.error.ServerErrors;
 import io.vstream.connect.core.position.GtidPosition;
 import io.vstream.connect.core.position.LastPk;
 import io.vstream.connect.core.sql.ValueBinder;
@@ -117,7 +118,7 @@ final class RangeCopy {
                 bind(ps, GhostCopyStatements.rangeArgs(from, to));
                 rows = ps.executeUpdate();
             } catch (SQLException e) {
-                if (e.getErrorCode() != 1205 && e.getErrorCode() != 1213) {
+                if (e.getErrorCode() != ServerErrors.LOCK_WAIT_TIMEOUT && e.getErrorCode() != ServerErrors.DEADLOCK) {
                     throw e;
                 }
                 c.rollback(); // a row held by a writer (or, waiting, a lock timeout or a deadlock): smaller, again
@@ -240,7 +241,7 @@ final class RangeCopy {
 
     /** The reason a failure ends the copy, or null when it is worth another try. */
     private String fatal(SQLException e) {
-        if (e.getErrorCode() == 1062) {
+        if (e.getErrorCode() == ServerErrors.DUPLICATE_KEY) {
             String key = duplicateKey(e.getMessage());
             return "rows of " + copier.plan().table() + " cannot go into " + copier.plan().ghostTable() + ": a"
                     + " duplicate on its unique key " + (key == null ? "?" : "'" + key + "'") + " (error 1062), also"

@@ -1,6 +1,7 @@
 package io.vstream.connect.coordinator.cutover;
 
 import io.vstream.connect.coordinator.cutover.CutOverResult.Outcome;
+import io.vstream.connect.core.error.ServerErrors;
 import io.vstream.connect.core.sql.SqlIdentifiers;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -168,7 +169,7 @@ final class CutOverAttempt {
         try {
             ServerTables.execute(lockConn, "LOCK TABLES " + t + " WRITE, " + old + " WRITE");
         } catch (SQLException e) {
-            if (e.getErrorCode() == 1205) {
+            if (e.getErrorCode() == ServerErrors.LOCK_WAIT_TIMEOUT) {
                 throw new Abort(Outcome.ABORTED, "could not lock " + t + " within " + settings.lockWaitTimeout()
                         .toSeconds() + " s: a long transaction or query holds it (see the processlist)", e);
             }

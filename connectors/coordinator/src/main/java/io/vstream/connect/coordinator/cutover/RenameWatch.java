@@ -1,6 +1,7 @@
 package io.vstream.connect.coordinator.cutover;
 
 import io.vstream.connect.coordinator.cutover.CutOverResult.Outcome;
+import io.vstream.connect.core.error.ServerErrors;
 import io.vstream.connect.core.sql.SqlIdentifiers;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -46,7 +47,7 @@ final class RenameWatch {
             ServerTables.execute(control, "LOCK TABLES " + ghost + " WRITE");
             ServerTables.execute(control, "UNLOCK TABLES");
         } catch (SQLException e) {
-            if (e.getErrorCode() == 1205) {
+            if (e.getErrorCode() == ServerErrors.LOCK_WAIT_TIMEOUT) {
                 throw new CutOverAttempt.Abort(Outcome.ABORTED, "the ghost table " + ghost + " is in use by another"
                         + " session (an open transaction or a running query); only the applier may use it and it"
                         + " must be idle before the RENAME", e);

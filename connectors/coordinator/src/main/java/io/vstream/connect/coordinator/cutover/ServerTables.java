@@ -1,5 +1,6 @@
 package io.vstream.connect.coordinator.cutover;
 
+import io.vstream.connect.core.error.ServerErrors;
 import io.vstream.connect.core.position.Flavor;
 import io.vstream.connect.core.position.GtidPosition;
 import io.vstream.connect.core.sql.SqlIdentifiers;
@@ -144,7 +145,7 @@ final class ServerTables {
             }
             definition = normalize(rs.getString(2));
         } catch (SQLException e) {
-            if (e.getErrorCode() == 1146) {
+            if (e.getErrorCode() == ServerErrors.NO_SUCH_TABLE) {
                 return null;
             }
             throw e;

@@ -2,6 +2,7 @@ package io.vstream.connect.coordinator.ddl;
 
 import io.vstream.connect.coordinator.ddl.AlterRefusedException.Reason;
 import io.vstream.connect.core.error.ErrorClassifier;
+import io.vstream.connect.core.error.ServerErrors;
 import io.vstream.connect.core.sql.SqlIdentifiers;
 import io.vstream.connect.core.sql.SqlTag;
 import java.sql.Connection;
@@ -178,7 +179,7 @@ public final class AlterAnalyzer {
             try {
                 execute(conn, "CREATE TABLE " + qualifiedGhost + " LIKE " + qualified);
             } catch (SQLException e) {
-                if (e.getErrorCode() == 1050) {
+                if (e.getErrorCode() == ServerErrors.TABLE_EXISTS) {
                     throw ghostExists(qualifiedGhost, "another session created it just now");
                 }
                 throw e;

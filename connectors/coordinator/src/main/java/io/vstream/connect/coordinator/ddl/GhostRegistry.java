@@ -1,5 +1,6 @@
 package io.vstream.connect.coordinator.ddl;
 
+import io.vstream.connect.core.error.ServerErrors;
 import io.vstream.connect.core.sql.SqlIdentifiers;
 import io.vstream.connect.core.sql.SqlTag;
 import java.sql.Connection;
@@ -39,7 +40,7 @@ final class GhostRegistry {
                 return rs.next() ? rs.getString(1) : null;
             }
         } catch (SQLException e) {
-            if (e.getErrorCode() == 1146 || e.getErrorCode() == 1049) {
+            if (ServerErrors.isMissingTable(e)) {
                 return null; // no table or database of marks yet
             }
             throw e;
@@ -79,7 +80,7 @@ final class GhostRegistry {
             ps.setString(3, workflow);
             ps.executeUpdate();
         } catch (SQLException e) {
-            if (e.getErrorCode() == 1146 || e.getErrorCode() == 1049) {
+            if (ServerErrors.isMissingTable(e)) {
                 return;
             }
             throw e;

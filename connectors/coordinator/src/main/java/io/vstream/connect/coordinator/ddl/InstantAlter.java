@@ -1,6 +1,7 @@
 package io.vstream.connect.coordinator.ddl;
 
 import io.vstream.connect.core.error.ErrorClassifier;
+import io.vstream.connect.core.error.ServerErrors;
 import io.vstream.connect.core.sql.SqlIdentifiers;
 import io.vstream.connect.core.sql.SqlTag;
 import java.sql.Connection;
@@ -98,7 +99,7 @@ public final class InstantAlter {
 
     /** Whether a server error says the operation cannot run instantly (rather than that the table was busy). */
     public static boolean notInstant(SQLException e) {
-        return e.getErrorCode() == 1845 || e.getErrorCode() == 1846
+        return ServerErrors.isAlterNotSupported(e)
                 || e.getMessage() != null && e.getMessage().toUpperCase(Locale.ROOT).contains("ALGORITHM=INSTANT");
     }
 
