@@ -43,6 +43,12 @@ public record StatusRecord(String workflow, String type, String state, String st
         static final Rows NONE = new Rows(null, null, null, null, null, null);
     }
 
+    /** The same record with {@code list} as its shards. */
+    public StatusRecord withShards(java.util.List<Shard> list) {
+        return new StatusRecord(workflow, type, state, step, reason, sourcePosition, appliedPosition, lagTransactions,
+                tablesCopying, attempts, tsMs, rows, lagMs, diff, list, connectors);
+    }
+
     public StatusRecord(String workflow, String type, String state, String step, String reason, String sourcePosition,
                         String appliedPosition, Long lagTransactions, Integer tablesCopying, int attempts, long tsMs) {
         this(workflow, type, state, step, reason, sourcePosition, appliedPosition, lagTransactions, tablesCopying,

@@ -39,7 +39,7 @@ public class VStreamCoordinatorTask extends SourceTask {
     private long retryAt;
     private OnDemandDiff diff;
     private DiffStatus lastDiff;
-    private List<ShardStatus> lastShards = List.of();
+    private final ShardsCadence shardsCadence = new ShardsCadence();
     private List<String> lastConnectors = List.of();
     private CoordinatorMetrics metrics;
 
@@ -221,11 +221,13 @@ public class VStreamCoordinatorTask extends SourceTask {
         List<ShardStatus> shards = workflow.shards();
         List<String> connectors = watch == null ? List.of() : watch.summaries();
         DiffStatus d = diff.status();
-        if (changed || !p.equals(lastProgress) || !java.util.Objects.equals(d, lastDiff)
-                || !shards.equals(lastShards) || !connectors.equals(lastConnectors)
-                || now - lastEmitted >= STATUS_EVERY_MS || lastEmitted == 0) {
-            out.add(records.record(s, p, d, shards, connectors));
-            lastShards = shards;
+        boolean shardsDue = shardsCadence.due(now, changed, shards);
+        if (changed || !p.equals(lastProgress) || !java.util.Objects.equals(d, lastDiff) || shardsDue
+                || !connectors.equals(lastConnectors) || now - lastEmitted >= STATUS_EVERY_MS || lastEmitted == 0) {
+            out.add(records.record(s, p, d, shardsDue ? shards : List.of(), connectors));
+            if (shardsDue) {
+                shardsCadence.written(now, shards);
+            }
             lastConnectors = connectors;
             metrics.update(s, p, d, workflow.lastWriteBlockMs());
             lastEmitted = now;
