@@ -7,7 +7,6 @@ import io.vstream.connect.testsupport.db.MariaDbServer;
 import io.vstream.connect.testsupport.db.MariaDbShards;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -103,22 +102,6 @@ final class ShardCurve {
         String name = "bench-" + runId + "-curve-" + (++runs);
         String prefix = name.replace('-', '_');
         boolean copy = mode.equals("copy");
-        Map<String, String> c = new HashMap<>();
-        c.put("connector.class", SourceRun.CONNECTOR_CLASS);
-        c.put("tasks.max", String.valueOf(n));
-        c.put("keyspace", SourceRun.KEYSPACE);
-        c.put("database", db);
-        c.put("user", MariaDbServer.USER);
-        c.put("password", MariaDbServer.PASSWORD);
-        c.put("table.include.list", "orders");
-        c.put("topic.prefix", prefix);
-        c.put("topic.creation.default.partitions", "1");
-        c.put("topic.creation.default.replication.factor", "1");
-        c.put("key.converter", "org.apache.kafka.connect.json.JsonConverter");
-        c.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
-        c.put("key.converter.schemas.enable", "true");
-        c.put("value.converter.schemas.enable", "true");
-        c.putAll(options.sourceProps());
         List<String> topology = new ArrayList<>();
         List<String> gtids = new ArrayList<>();
         List<ShardLogWatcher> watchers = new ArrayList<>();
@@ -136,7 +119,9 @@ final class ShardCurve {
             watchers.add(new ShardLogWatcher(connect, topic, copy ? ShardLogWatcher.End.copyCompleted()
                     : ShardLogWatcher.End.commitOf(loads.get(i).lastGtid()), copy, shardRows).start());
         }
-        c.put("topology", String.join(",", topology));
+        Map<String, String> c = SourceRun.baseConfig(db, "orders", String.join(",", topology), n, "json-schemas");
+        c.put("topic.prefix", prefix);
+        c.putAll(options.sourceProps());
         if (copy) {
             c.put("start.mode", "copy");
         } else {

@@ -54,12 +54,18 @@ final class SourceRun {
 
     /** The connector configuration every run shares; a scenario adds its start mode. */
     Map<String, String> baseConfig(String database, String table) {
+        return baseConfig(database, table, SHARD + "=" + server.host() + ":" + server.port(), 1, converter);
+    }
+
+    /** The same for any topology (shard=host:port,...) and number of tasks. */
+    static Map<String, String> baseConfig(String database, String table, String topology, int tasks,
+                                          String converter) {
         Map<String, String> c = new HashMap<>();
         c.put("connector.class", CONNECTOR_CLASS);
-        c.put("tasks.max", "1");
+        c.put("tasks.max", String.valueOf(tasks));
         c.put("keyspace", KEYSPACE);
         c.put("database", database);
-        c.put("topology", SHARD + "=" + server.host() + ":" + server.port());
+        c.put("topology", topology);
         c.put("user", MariaDbServer.USER);
         c.put("password", MariaDbServer.PASSWORD);
         c.put("table.include.list", table);
