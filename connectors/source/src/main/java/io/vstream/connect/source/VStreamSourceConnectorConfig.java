@@ -148,7 +148,10 @@ public class VStreamSourceConnectorConfig extends AbstractConfig {
                 GROUP_STREAM, ++o, Width.LONG, "Start position (VGTID)");
         def.define(HEARTBEAT_INTERVAL_MS, Type.LONG, 5_000L, ConfigDef.Range.atLeast(100), Importance.MEDIUM,
                 "How often a shard whose filtered tables are idle emits a HEARTBEAT record with its current position"
-                        + " (which also stores the offset).", GROUP_STREAM, ++o, Width.SHORT, "Heartbeat interval (ms)");
+                        + " (which also stores the offset). A shard also emits one as soon as the server reports its"
+                        + " binlog idle (after an eighth of this interval, 20-100 ms) when transactions of tables it"
+                        + " does not stream moved its position since its last record: an online DDL's cut-over waits"
+                        + " for exactly that.", GROUP_STREAM, ++o, Width.SHORT, "Heartbeat interval (ms)");
         def.define(SERVER_ID_BASE, Type.LONG, 0L, ConfigDef.Range.between(0, 4_294_967_000L), Importance.LOW,
                 "The binlog client's server_id for the first shard; shard i uses base + i. Each must differ from every"
                         + " server and every other binlog reader of the same server. 0 derives a base from the connector"
