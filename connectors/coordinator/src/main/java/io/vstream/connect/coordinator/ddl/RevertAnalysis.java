@@ -80,8 +80,8 @@ public record RevertAnalysis(ColumnMapping mapping, List<String> sharedKey, List
                 .equals(charset(to.collation()))) {
             return false; // another character set may not hold every character
         }
-        String baseA = base(a);
-        String baseB = base(b);
+        String baseA = ShapeDiff.baseType(from);
+        String baseB = ShapeDiff.baseType(to);
         boolean unsignedA = a.contains("unsigned");
         boolean unsignedB = b.contains("unsigned");
         int ia = INTEGERS.indexOf(baseA);
@@ -111,17 +111,6 @@ public record RevertAnalysis(ColumnMapping mapping, List<String> sharedKey, List
         int ba = BLOBS.indexOf(baseA);
         int bb = BLOBS.indexOf(baseB);
         return ba >= 0 && bb >= 0 && bb >= ba;
-    }
-
-    private static String base(String type) {
-        int cut = type.length();
-        for (char stop : new char[] {'(', ' '}) {
-            int at = type.indexOf(stop);
-            if (at >= 0) {
-                cut = Math.min(cut, at);
-            }
-        }
-        return type.substring(0, cut);
     }
 
     /** Length (or precision) and scale of {@code name(n[,s])}, or null. */

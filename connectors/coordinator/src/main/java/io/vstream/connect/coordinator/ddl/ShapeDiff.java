@@ -399,7 +399,8 @@ final class ShapeDiff {
         return c.collation() == null ? c.columnType() : c.columnType() + " " + c.collation();
     }
 
-    private static String baseType(Column c) {
+    /** The column's type without its size, sign or options, lower case ({@code decimal(12,2)} -> {@code decimal}). */
+    static String baseType(Column c) {
         String t = c.columnType().toLowerCase(Locale.ROOT);
         int cut = t.length();
         for (char stop : new char[] {'(', ' '}) {
