@@ -2,6 +2,8 @@ package io.vstream.connect.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.vstream.connect.cli.ExitCodes;
 import io.vstream.connect.core.event.EventHeaders;
 import io.vstream.connect.core.event.EventType;
 import io.vstream.connect.core.event.TopicNames;
@@ -258,8 +260,24 @@ class ReshardIT {
         Run run = new Run(SERVERS, connect, old, Map.of("-", SERVERS.server(3)));
         try (WriteLoad load = run.load(LOAD_BOUND_SECONDS)) {
             run.startCdc(Map.of());
-            run.deploy(Map.of());
+            run.deploy(Map.of("handoff.postpone", "true")); // held until the diffs below have run
             load.start();
+            CloneHandoffIT.awaitState(connect, run.statusTopic, "POSTPONED", Duration.ofSeconds(180));
+            // vsc diff under load: the new shard against each old shard, the rows of that shard's key range only,
+            // holding one lane at a time at the old shard's snapshot position while the other lane runs on
+            JsonNode equal = CloneHandoffIT.diff(connect, run.coordinator, ExitCodes.OK);
+            assertThat(equal.path("differences").asLong()).isZero();
+            assertThat(equal.path("rows_compared").asLong()).as("%s", equal).isGreaterThanOrEqualTo(2_000);
+            // a row written on the new shard behind the workflow's back (a key the load never writes): named
+            SERVERS.server(3).execute(run.db, "INSERT INTO orders (id, k, v, amount, updated)"
+                    + " VALUES (900001, 1, 'planted', 1.00, NOW(6))");
+            JsonNode different = CloneHandoffIT.diff(connect, run.coordinator, ExitCodes.DIFFERENT);
+            assertThat(different.path("differences").asLong()).as("%s", different).isEqualTo(1);
+            assertThat(different.path("details").toString()).contains("orders").contains("id=900001 only in the"
+                    + " target").contains("rows of old shard " + (KeyRange.parse("-80").contains(HASH.keyspaceId(
+                    900001L)) ? "-80" : "80-"));
+            SERVERS.server(3).execute(run.db, "DELETE FROM orders WHERE id = 900001");
+            run.deploy(Map.of("handoff.postpone", "false"));
             run.awaitSwitch();
             run.stopLoadAfterWritesOnTheNewShards(load);
             run.verifyTargets(load);

@@ -121,8 +121,9 @@ final class CoordinatorConfigDef {
                 "Set to a new value (any text; `vsc diff` sets a fresh one) to compare the workflow's target with its"
                         + " source on demand, at exact positions, chunk by chunk (docs/diff.md). The result, with the"
                         + " keys that differ, is in the status records (diff_* fields) and `vsc status`. A value the"
-                        + " coordinator has already answered is not run again. Clone and online DDL workflows (not"
-                        + " reshard yet).",
+                        + " coordinator has already answered is not run again. Clone, online DDL and reshard"
+                        + " workflows (a reshard compares each new shard with the old shards' rows of its key range:"
+                        + " reshard.vindex and reshard.columns must then match the sink's).",
                 GROUP_WORKFLOW, ++o, Width.MEDIUM, "Diff request");
         def.define(DIFF_SLICE_MS, Type.LONG, 2_000L, ConfigDef.Range.between(100, 600_000), Importance.LOW,
                 "How long one slice of an on-demand diff compares while it holds the target at a position (the"

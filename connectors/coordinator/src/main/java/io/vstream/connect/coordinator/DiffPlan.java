@@ -17,8 +17,15 @@ record DiffPlan(String kind, List<Part> parts, String refused, String waiting) {
         MappedChecksum prepare(Connection source, Connection target) throws SQLException;
     }
 
-    /** One table pair: its name in messages, the source table (for the row estimate) and how to compare it. */
-    record Table(String label, String sourceDatabase, String sourceTable, Preparer preparer) {
+    /**
+     * One table pair: its name in messages, the source table (for the row estimate), how to compare it, and the share
+     * of the source table's rows it compares (1; a reshard pair: the part of the old shard's key range the new shard
+     * holds), which scales the estimate.
+     */
+    record Table(String label, String sourceDatabase, String sourceTable, Preparer preparer, double share) {
+        Table(String label, String sourceDatabase, String sourceTable, Preparer preparer) {
+            this(label, sourceDatabase, sourceTable, preparer, 1.0);
+        }
     }
 
     /** The tables of one source and target pair of servers, held through {@code hold}. */

@@ -134,7 +134,7 @@ final class DiffRun {
                     partSums.add(sum);
                     Long rows = estimate(src, t);
                     known &= rows != null;
-                    total += rows == null ? 0 : rows;
+                    total += rows == null ? 0 : Math.round(rows * t.share());
                 }
             }
             sums.add(partSums);

@@ -25,6 +25,10 @@ import java.util.Objects;
  * cursor (the last key compared), so the comparison can run in bounded slices, each at its own exact position (the
  * caller's snapshot of the original, and a ghost whose applier is stopped at that snapshot's position). Reads only;
  * the original side runs in the caller's snapshot.
+ *
+ * <p>With a {@link RowFilter} (a reshard's new shard against one old shard: only the rows whose keyspace id both key
+ * ranges hold), which rows count is decided in Java, so each chunk is compared row by row: both sides' keys with a
+ * CRC per row and the filter's column, the rows the filter keeps compared as sets.
  */
 final class MappedChecksum {
     static final int DEFAULT_CHUNK_ROWS = 5_000;
@@ -40,6 +44,15 @@ final class MappedChecksum {
         }
     }
 
+    /** Which rows a comparison covers, decided per row by the value of one column (read on both sides). */
+    interface RowFilter {
+        /** The column whose value decides (the same name on both sides). */
+        String column();
+
+        /** Whether the row with this value of {@link #column()} (as the driver reads it) is compared. */
+        boolean keeps(Object value);
+    }
+
     private final String db;
     private final String table;
     private final String ghostDb;
@@ -51,10 +64,12 @@ final class MappedChecksum {
     private final List<String> originalExpr = new ArrayList<>();
     private final List<String> ghostExpr = new ArrayList<>();
     private final List<String> uncovered = new ArrayList<>();
+    private final java.util.Set<String> compared = new java.util.HashSet<>(); // columns on both sides, lower case
     private final boolean chunked;
     private final int chunkRows;
     private List<Object> cursor; // the last key compared; null: from the start
     private List<Object> mismatchUpper; // the upper bound of the chunk the last Mismatch covers
+    private RowFilter filter; // null: every row
     private boolean done;
     private long rowsCompared;
     private long chunksCompared;
@@ -172,6 +187,7 @@ final class MappedChecksum {
                 m.uncovered.add(name);
                 continue;
             }
+            m.compared.add(name.toLowerCase(Locale.ROOT));
             m.originalExpr.add(converted);
             m.originalExpr.add("ISNULL(" + q + ")");
             m.ghostExpr.add(q);
@@ -183,6 +199,12 @@ final class MappedChecksum {
             }
         }
         return m;
+    }
+
+    /** This comparison limited to the rows {@code rows} keeps (on both sides). */
+    MappedChecksum filtered(RowFilter rows) {
+        this.filter = rows;
+        return this;
     }
 
     /**
@@ -202,6 +224,23 @@ final class MappedChecksum {
             do {
                 List<Object> upper = chunked ? upperBound(originalSnapshot) : null;
                 List<Object> from = cursor;
+                if (filter != null) {
+                    java.util.concurrent.Future<Map<String, Long>> ghostRows = side == null ? null
+                            : side.submit(() -> rowCrcs(ghostSide, ghostDb, ghost, ghostKey, ghostExpr, from, upper));
+                    Map<String, Long> a = rowCrcs(originalSnapshot, db, table, originalKey, originalExpr, from, upper);
+                    Map<String, Long> b = ghostRows == null
+                            ? rowCrcs(ghostSide, ghostDb, ghost, ghostKey, ghostExpr, from, upper) : resultOf(ghostRows);
+                    if (!a.equals(b)) {
+                        mismatchUpper = upper;
+                        return new Mismatch(range(cursor, upper), a.size(), b.size(), differingKeys(a, b),
+                                originalLabel, ghostLabel);
+                    }
+                    rowsCompared += a.size();
+                    chunksCompared++;
+                    cursor = upper;
+                    done = upper == null;
+                    continue;
+                }
                 java.util.concurrent.Future<long[]> ghostSum = side == null ? null
                         : side.submit(() -> sum(ghostSide, ghostDb, ghost, ghostKey, ghostExpr, from, upper));
                 long[] a = sum(originalSnapshot, db, table, originalKey, originalExpr, from, upper);
@@ -225,7 +264,7 @@ final class MappedChecksum {
         }
     }
 
-    private static long[] resultOf(java.util.concurrent.Future<long[]> sum) throws SQLException, InterruptedException {
+    private static <T> T resultOf(java.util.concurrent.Future<T> sum) throws SQLException, InterruptedException {
         try {
             return sum.get();
         } catch (java.util.concurrent.ExecutionException e) {
@@ -238,6 +277,16 @@ final class MappedChecksum {
 
     boolean done() {
         return done;
+    }
+
+    /** Whether rows are named by a key (a table without a usable unique key is compared by aggregates only). */
+    boolean keyed() {
+        return !originalKey.isEmpty();
+    }
+
+    /** Whether {@code column} is on both sides and compared ({@link #prepareSame} only). */
+    boolean compares(String column) {
+        return compared.contains(column.toLowerCase(Locale.ROOT));
     }
 
     /**
@@ -305,8 +354,12 @@ final class MappedChecksum {
         if (originalKey.isEmpty()) {
             return List.of(); // a table without a usable key: its rows have no name
         }
-        Map<String, Long> a = rowCrcs(original, db, table, originalKey, originalExpr, upper);
-        Map<String, Long> b = rowCrcs(ghostSide, ghostDb, ghost, ghostKey, ghostExpr, upper);
+        return differingKeys(rowCrcs(original, db, table, originalKey, originalExpr, cursor, upper),
+                rowCrcs(ghostSide, ghostDb, ghost, ghostKey, ghostExpr, cursor, upper));
+    }
+
+    /** The keys missing, extra or different on the ghost side (at most 10), of two sides' rows (key -> CRC). */
+    private List<String> differingKeys(Map<String, Long> a, Map<String, Long> b) {
         List<String> out = new ArrayList<>();
         for (Map.Entry<String, Long> e : a.entrySet()) {
             Long g = b.get(e.getKey());
@@ -324,16 +377,21 @@ final class MappedChecksum {
         return out.size() <= MAX_KEYS_REPORTED ? out : List.copyOf(out.subList(0, MAX_KEYS_REPORTED));
     }
 
+    /** Key -> row CRC of the rows in (from, upper] (those the filter keeps, when there is one). */
     private Map<String, Long> rowCrcs(Connection conn, String d, String t, List<String> key, List<String> exprs,
-                                      List<Object> upper) throws SQLException {
+                                      List<Object> from, List<Object> upper) throws SQLException {
         List<Object> args = new ArrayList<>();
-        String sql = "SELECT " + columns(key) + ", " + crc(exprs, false) + " FROM " + SqlIdentifiers.qualify(d, t)
-                + where(key, cursor, upper, args) + " ORDER BY " + columns(key);
+        String sql = "SELECT " + columns(key) + ", " + crc(exprs, false)
+                + (filter == null ? "" : ", " + SqlIdentifiers.quote(filter.column())) + " FROM "
+                + SqlIdentifiers.qualify(d, t) + where(key, from, upper, args) + " ORDER BY " + columns(key);
         Map<String, Long> out = new LinkedHashMap<>();
         try (PreparedStatement ps = conn.prepareStatement(SqlTag.tag("checksum", sql))) {
             bind(ps, args);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
+                    if (filter != null && !filter.keeps(rs.getObject(key.size() + 2))) {
+                        continue;
+                    }
                     List<String> parts = new ArrayList<>();
                     for (int i = 0; i < key.size(); i++) {
                         parts.add(originalKey.get(i) + "=" + rs.getString(i + 1));

@@ -21,8 +21,8 @@ interface Workflow {
      * at a position; workflows without a diff refuse it.
      */
     default DiffPlan diffPlan(WorkflowStatus status) throws SQLException {
-        return DiffPlan.refusedBecause("a " + type() + " workflow has no on-demand diff yet (clone and online DDL"
-                + " workflows do)");
+        return DiffPlan.refusedBecause("a " + type() + " workflow has no on-demand diff (clone, online DDL and"
+                + " reshard workflows do)");
     }
 
     /** Each shard as the last round measured it (empty when the workflow does not measure per shard). */

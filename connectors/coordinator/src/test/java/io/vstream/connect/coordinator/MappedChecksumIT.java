@@ -68,6 +68,59 @@ class MappedChecksumIT {
     }
 
     /**
+     * A reshard pair's comparison: the old shard (the full key range) against a new shard that holds only the rows
+     * whose hash keyspace id lies in -80, filtered on both sides in Java: equal in chunks although the two tables hold
+     * different rows; a difference on a row of the range is named, one outside it is not compared.
+     */
+    @Test
+    void comparesOnlyTheRowsOfAKeyRangeOnBothSides() throws Exception {
+        MariaDbServer oldShard = SHARDS.server(0);
+        MariaDbServer newShard = SHARDS.server(1);
+        String db = SHARDS.freshDatabase();
+        io.vstream.connect.core.vindex.Vindex hash = io.vstream.connect.core.vindex.Vindexes.named("hash");
+        io.vstream.connect.core.keyrange.KeyRange low = io.vstream.connect.core.keyrange.KeyRange.parse("-80");
+        String table = "CREATE TABLE t (id BIGINT NOT NULL PRIMARY KEY, note VARCHAR(20) CHARACTER SET utf8mb4)";
+        oldShard.execute(db, table, "INSERT INTO t SELECT seq, CONCAT('n', seq) FROM seq_1_to_3000");
+        newShard.execute(db, table);
+        List<Long> inRange = new java.util.ArrayList<>();
+        List<Long> outside = new java.util.ArrayList<>();
+        for (long id = 1; id <= 3000; id++) {
+            (low.contains(hash.keyspaceId(id)) ? inRange : outside).add(id);
+        }
+        assertThat(inRange).hasSizeGreaterThan(1000);
+        assertThat(outside).hasSizeGreaterThan(1000);
+        try (Connection c = newShard.connect(db); java.sql.PreparedStatement ps = c.prepareStatement(
+                "INSERT INTO t VALUES (?, CONCAT('n', ?))")) {
+            for (long id : inRange) {
+                ps.setLong(1, id);
+                ps.setLong(2, id);
+                ps.addBatch();
+            }
+            ps.executeBatch();
+        }
+        ReshardWorkflow.ShareFilter filter = new ReshardWorkflow.ShareFilter("id", hash, low);
+        try (Connection src = oldShard.connect(db); Connection tgt = newShard.connect(db)) {
+            MappedChecksum sum = MappedChecksum.prepareSame(src, db, "t", tgt, db, "t", 1000).filtered(filter);
+            assertThat(sum.compareUntil(src, tgt, Long.MAX_VALUE)).isNull();
+            assertThat(sum.done()).isTrue();
+            assertThat(sum.rowsCompared()).isEqualTo(inRange.size());
+            assertThat(sum.chunksCompared()).as("1,000 rows of the old shard each, and the empty rest").isEqualTo(4);
+
+            long changed = inRange.get(inRange.size() / 2);
+            long ignored = outside.get(outside.size() / 2);
+            newShard.execute(db, "UPDATE t SET note = 'x' WHERE id = " + changed,
+                    "INSERT INTO t VALUES (" + ignored + ", 'another shard''s 🙂')");
+            MappedChecksum again = MappedChecksum.prepareSame(src, db, "t", tgt, db, "t", 1000).filtered(filter);
+            MappedChecksum.Mismatch m = again.compareUntil(src, tgt, Long.MAX_VALUE);
+            assertThat(m).isNotNull();
+            assertThat(m.keys()).containsExactly("id=" + changed + " differs");
+            again.skipMismatch(m);
+            assertThat(again.compareUntil(src, tgt, Long.MAX_VALUE)).as("the row outside the range").isNull();
+            assertThat(again.done()).isTrue();
+        }
+    }
+
+    /**
      * The on-demand diff's comparison of a table with its copy on another server: same columns by name, the source's
      * primary key orders and names the rows, a difference is named and skipped (the diff goes on), columns on one side
      * only are named, and a table without a key is one chunk whose difference names no row.

@@ -38,6 +38,7 @@ final class ControlStore {
 
     private final String table;
     private final String stream;
+    private final String lane; // this lane's own row (ControlTable.laneKey), or null: the stream's row only
 
     /**
      * The command in force when several targets each hold one (reshard: every new shard has its control table): the
@@ -78,8 +79,17 @@ final class ControlStore {
     }
 
     ControlStore(String stateDatabase, String stream) {
+        this(stateDatabase, stream, null);
+    }
+
+    /**
+     * The control of one lane of {@code stream}: the lane reads the stream's row and its own ({@code lane}, a
+     * {@link ControlTable#laneKey}), obeys the more restrictive of the two, and acknowledges in both.
+     */
+    ControlStore(String stateDatabase, String stream, String lane) {
         this.table = SqlIdentifiers.qualify(stateDatabase, ControlTable.NAME);
         this.stream = stream;
+        this.lane = lane;
     }
 
     static void ensure(Connection ddl, String stateDatabase) throws SQLException {
@@ -88,15 +98,18 @@ final class ControlStore {
         }
     }
 
+    /** The command in force: the stream's row (RUN without one), or the more restrictive of it and the lane's. */
     Control read(Connection conn) throws SQLException {
         try (PreparedStatement ps = conn.prepareStatement(SqlTag.tag("sink", "SELECT command, stop_at FROM " + table
-                + " WHERE stream = ?"))) {
+                + " WHERE stream IN (?, ?)"))) {
             ps.setString(1, stream);
+            ps.setString(2, lane == null ? stream : lane);
             try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) {
-                    return Control.RUN;
+                List<Control> rows = new java.util.ArrayList<>(2);
+                while (rs.next()) {
+                    rows.add(new Control(Command.valueOf(rs.getString(1).toUpperCase(Locale.ROOT)), rs.getString(2)));
                 }
-                return new Control(Command.valueOf(rs.getString(1).toUpperCase(Locale.ROOT)), rs.getString(2));
+                return mostRestrictive(rows);
             }
         }
     }
@@ -129,10 +142,11 @@ final class ControlStore {
 
     private void acknowledge(Connection conn, String ack, String position) throws SQLException {
         try (PreparedStatement ps = conn.prepareStatement(SqlTag.tag("sink", "UPDATE " + table
-                + " SET acked_command = ?, acked_position = ? WHERE stream = ?"))) {
+                + " SET acked_command = ?, acked_position = ? WHERE stream IN (?, ?)"))) {
             ps.setString(1, ack);
             ps.setString(2, position);
             ps.setString(3, stream);
+            ps.setString(4, lane == null ? stream : lane);
             ps.executeUpdate();
         }
     }

@@ -39,7 +39,7 @@ final class PartitionApplier implements Applier {
     private final TargetConnections connections;
     private final StateStore state;
     private final TargetTables tables;
-    private final ControlStore controlStore;
+    private ControlStore controlStore;
     private final RowSchemaStore schemaStore;
     private final RowSchemas rowSchemas = new RowSchemas();
     private MigrationPlans.Plan plan; // ghost mode
@@ -215,6 +215,16 @@ final class PartitionApplier implements Applier {
     public ControlStore.Control readControl() throws SQLException {
         impose(fetchControl());
         return control;
+    }
+
+    /**
+     * Reshard: this applier is one lane of its stream into a target that other source shards' lanes feed too; it
+     * also obeys (and acknowledges in) the lane's own control row ({@link ControlStore}), so the coordinator can
+     * hold this lane alone. Called before {@link #open}.
+     */
+    void controlLane(String sourceShard) {
+        this.controlStore = new ControlStore(settings.stateDatabase(), settings.stream(),
+                io.vstream.connect.core.protocol.ControlTable.laneKey(settings.stream(), sourceShard));
     }
 
     /** The command stored on this target, without putting it in force. */

@@ -47,6 +47,7 @@ final class ReshardApplier implements Applier {
         for (ReshardTargets.Shard t : router.targets().overlapping(source)) {
             names.add(t.name());
             PartitionApplier lane = new PartitionApplier(topic, partition, settings.forTarget(t.name()));
+            lane.controlLane(shard); // an on-demand diff holds this source shard's lane into the new shard alone
             if (!source.includes(t.range())) {
                 // the new shard also holds rows of other old shards: a copy chunk must leave theirs alone
                 lane.ownRowsOnly(new PartitionApplier.RowOwnership() {

@@ -125,6 +125,27 @@ public final class KeyRange implements Comparable<KeyRange> {
         return Optional.of(of(s, e));
     }
 
+    /**
+     * The share of all keyspace ids this range holds, from 0 to 1 (by the first 8 bytes of its bounds, as unsigned
+     * numbers): {@code -} is 1, {@code -80} 0.5, {@code 40-80} 0.25. With a hashing vindex, about the share of a
+     * table's rows that fall in the range.
+     */
+    public double share() {
+        double from = startsAtMin() ? 0 : fraction(start);
+        double to = endsAtMax() ? 1 : fraction(end);
+        return Math.max(0, to - from);
+    }
+
+    private static double fraction(byte[] bound) {
+        double v = 0;
+        double scale = 1.0 / 256;
+        for (int i = 0; i < Math.min(8, bound.length); i++) {
+            v += (bound[i] & 0xff) * scale;
+            scale /= 256;
+        }
+        return v;
+    }
+
     boolean startsAtMin() {
         return KeyBounds.isZero(start);
     }

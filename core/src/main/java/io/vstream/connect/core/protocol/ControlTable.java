@@ -9,6 +9,12 @@ import io.vstream.connect.core.sql.SqlIdentifiers;
  * clears the acknowledgement; the sink reads the command,
  * obeys it and writes {@code acked_command} and {@code acked_position}, or its reason to stop for good in
  * {@code failure}. Both sides create the table when they find it missing, from this one definition. Strings only.
+ *
+ * <p>A stream whose target is fed by several source shards (a reshard's new shard: one lane per old shard) also reads
+ * a row per lane, keyed {@link #laneKey}: the lane obeys the more restrictive of the stream's row and its own, and
+ * acknowledges in both. The coordinator holds one lane through its row (an on-demand diff of one old shard's rows on
+ * a new shard) while the other lanes into the same target run on; the stream's row alone could not tell the lanes
+ * apart, as their positions are of different servers and each lane's acknowledgement would overwrite the others'.
  */
 public final class ControlTable {
     /** The table's name in the state database. */
@@ -20,6 +26,11 @@ public final class ControlTable {
     public static final String PASSED_STOP = "PASSED_STOP";
 
     private ControlTable() {
+    }
+
+    /** The control row of the lane of {@code stream} that applies source shard {@code sourceShard}'s log. */
+    public static String laneKey(String stream, String sourceShard) {
+        return stream + "/" + sourceShard;
     }
 
     /** {@code CREATE TABLE IF NOT EXISTS} of the control table in {@code stateDatabase}. */

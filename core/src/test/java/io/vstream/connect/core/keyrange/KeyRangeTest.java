@@ -46,6 +46,12 @@ class KeyRangeTest {
                 .hasMessageContaining("\"-80\"");
     }
 
+    @ParameterizedTest
+    @CsvSource({"-, 1.0", "-80, 0.5", "80-, 0.5", "40-80, 0.25", "80-c0, 0.25", "-0080, 0.001953125", "00-, 1.0", "0, 1.0"})
+    void shareIsThePartOfTheKeyspaceIdsTheRangeHolds(String range, double share) {
+        assertThat(KeyRange.parse(range).share()).isEqualTo(share);
+    }
+
     @Test
     void rejectsNull() {
         assertThatThrownBy(() -> KeyRange.parse(null)).isInstanceOf(IllegalArgumentException.class)
