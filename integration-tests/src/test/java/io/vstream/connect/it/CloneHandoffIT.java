@@ -67,6 +67,8 @@ class CloneHandoffIT {
                      .build()) {
             load.createTables().preload(10_000);
             load.start();
+            // every statement the connectors send, on both servers, is tagged: checked in the general log below
+            GeneralLog log = GeneralLog.start(List.of(source, target));
             Map<String, String> coordinatorConfig = coordinator(source, target, sinkName, statusTopic);
             coordinatorConfig.put("handoff.postpone", "true"); // held until the diff below has run
             connect.deploy(coordinatorName, coordinatorConfig);
@@ -110,6 +112,10 @@ class CloneHandoffIT {
             assertThat(different.path("differences").asLong()).isEqualTo(1);
             assertThat(different.path("details").toString()).contains(db + ".profiles").contains("id=42 differs");
             assertThat(awaitReplicating(target)).as("replication runs after the diff").contains("IO Yes, SQL Yes");
+            try (log) {
+                assertThat(log.untagged("vstream")).as("statements of the connectors' accounts (copy, apply, hand-off,"
+                        + " diffs) without a vstream-connect tag").isEmpty();
+            }
             target.execute(db, "SET SESSION sql_log_bin = 0", "UPDATE profiles SET name = 'p42' WHERE id = 42");
             // replication an operator stopped is left alone: the diff says so and fails
             target.execute("mysql", "STOP SLAVE");

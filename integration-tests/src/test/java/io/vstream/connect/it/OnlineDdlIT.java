@@ -810,6 +810,8 @@ class OnlineDdlIT {
             s.execute(other, "CREATE TABLE items (id INT PRIMARY KEY)");
         }
         Workflow w = new Workflow(db, "items");
+        // every statement the three connectors send is tagged (a DBA sees who sent it), checked in the general log
+        GeneralLog log = GeneralLog.start(SHARDS.servers());
         w.deploy("DROP COLUMN c1, ADD COLUMN c1 INT NOT NULL DEFAULT 47", Map.of("ddl.copy.paused", "true"));
         CloneHandoffIT.awaitState(connect, w.statusTopic, "COPYING", Duration.ofSeconds(120));
         for (MariaDbServer s : SHARDS.servers()) {
@@ -841,6 +843,10 @@ class OnlineDdlIT {
             assertThat(s.queryLong(db, "SELECT COUNT(*) FROM items n JOIN items_old o ON o.id = n.id AND o.sku = n.sku"
                     + " AND CAST(o.d AS CHAR) <=> CAST(n.d AS CHAR) AND CAST(o.dt AS CHAR) <=> CAST(n.dt AS CHAR)"))
                     .as("every row kept its key and values").isEqualTo(304L);
+        }
+        try (log) {
+            assertThat(log.untagged("vstream")).as("statements of the connectors' accounts without a"
+                    + " vstream-connect tag").isEmpty();
         }
         w.delete();
     }

@@ -1,6 +1,7 @@
 package io.vstream.connect.coordinator;
 
 import io.vstream.connect.core.error.ServerErrors;
+import io.vstream.connect.core.sql.TaggedConnection;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -8,7 +9,10 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Properties;
 
-/** Opens the coordinator's connections (credentials never logged, TLS as configured) and runs its one-value queries. */
+/**
+ * Opens the coordinator's connections (credentials never logged, TLS as configured, every statement tagged: {@link
+ * TaggedConnection}) and runs its one-value queries.
+ */
 final class Servers {
     private Servers() {
     }
@@ -31,6 +35,7 @@ final class Servers {
             }
             throw e.tls().explain(failed, e.host() + ":" + e.port(), "source./target.");
         }
+        c = TaggedConnection.wrap(c, "coordinator"); // every statement names its sender (finer tags kept)
         try (Statement st = c.createStatement()) {
             st.execute("SET SESSION time_zone = '+00:00'");
         }

@@ -1,6 +1,7 @@
 package io.vstream.connect.source;
 
 import io.vstream.connect.core.error.ServerErrors;
+import io.vstream.connect.core.sql.TaggedConnection;
 import io.vstream.connect.core.sql.TlsSettings;
 import io.vstream.connect.core.topology.ShardAddress;
 import java.sql.Connection;
@@ -8,7 +9,10 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.Properties;
 
-/** Opens JDBC connections to a shard's server with the connector's credentials (never logged) and TLS settings. */
+/**
+ * Opens JDBC connections to a shard's server with the connector's credentials (never logged) and TLS settings; every
+ * statement sent through them is tagged ({@link TaggedConnection}).
+ */
 final class ShardConnections {
     private ShardConnections() {
     }
@@ -22,7 +26,7 @@ final class ShardConnections {
         tls.applyTo(p);
         String url = "jdbc:mariadb://" + shard.host() + ":" + shard.port() + "/";
         try {
-            return DriverManager.getConnection(url, p);
+            return TaggedConnection.wrap(DriverManager.getConnection(url, p), "source");
         } catch (SQLException e) {
             if (e.getErrorCode() == ServerErrors.ACCESS_DENIED) {
                 throw new SQLException("Shard " + shard.name() + " (" + shard.host() + ":" + shard.port()
