@@ -94,24 +94,25 @@ class CloneSinkIT {
         String topic = TopicNames.shardTopic("vs_" + db, "ks", "-");
         try (WriteLoad load = WriteLoad.builder(Target.single(src, db)).table(LoadTable.standard("orders"))
                 .threads(2).keySpace(5_000).statementsPerTransaction(1, 3).deleteRatio(0.1)
-                .transactionsPerSecond(100).duration(Duration.ofSeconds(30)).failOnError(false).seed(5).build()) {
+                .transactionsPerSecond(100).duration(Duration.ofSeconds(40)).failOnError(false).seed(5).build()) {
             load.createTables().preload(20_000);
             load.start();
             // the compact record format, as the workflow configs deploy a clone: a task that resumes past a table's
             // FIELD record (the worker lost, the target restarted) types its rows by the row schemas it stored
             connect.deploy(sourceName, CompactFormat.on(SourceConfigs.with(SourceConfigs.keyspace("ks", db,
-                    List.of(src), 1), "copy.max.rows.per.second", "15000", "copy.chunk.max.rows", "3000")));
+                    List.of(src), 1), "copy.max.rows.per.second", "6000", "copy.chunk.max.rows", "3000")));
             connect.deploy(sinkName, CompactFormat.on(SourceConfigs.with(SinkConfigs.clone(topic, target()),
                     "table.engine", "InnoDB")));
             connect.awaitRunning(sinkName, 1, Duration.ofSeconds(60));
-            Thread.sleep(3_000);
+            // each fault waits for the phase it names (75,000 rows copied at most 6,000 rows/s: >= 12 s of copy)
+            ApplierPhase.State copying = ApplierPhase.awaitCopying(target(), sinkName, 9_000, Duration.ofSeconds(90));
             connect.removeWorkerRunning(sinkName, 0); // during the copy
             connect.addWorker();
-            Thread.sleep(1_500);
-            target().stop(); // the target goes away during the copy
+            ApplierPhase.awaitCopying(target(), sinkName, copying.rowsCopied() + 9_000, Duration.ofSeconds(90));
+            target().stop(); // the target goes away during the copy, for two seconds
             Thread.sleep(2_000);
             target().start();
-            Thread.sleep(8_000);
+            ApplierPhase.awaitStreaming(target(), sinkName, Duration.ofSeconds(120));
             connect.removeWorkerRunning(sinkName, 0); // while streaming
             connect.addWorker();
             LoadStats stats = load.awaitCompletion(Duration.ofSeconds(90));

@@ -165,12 +165,13 @@ class ReshardSinkIT {
             connect.deploy(sinkName, reshardSink(topic));
             connect.awaitRunning(sinkName, 1, Duration.ofSeconds(60));
             if (restartSink) {
-                Thread.sleep(2_500);
+                // each fault waits for the phase it names (23,000 rows copied at most 6,000 rows/s)
+                ApplierPhase.awaitCopying(target(0), sinkName, 2_000, Duration.ofSeconds(90));
                 restart(sinkName); // during the copy
-                Thread.sleep(10_000);
+                ApplierPhase.awaitStreaming(target(0), sinkName, Duration.ofSeconds(120));
+                ApplierPhase.awaitStreaming(target(1), sinkName, Duration.ofSeconds(120));
                 restart(sinkName); // while streaming
-                Thread.sleep(3_000);
-                target(1).stop(); // new shard 80- goes away, possibly between the commits on -80 and on 80-
+                target(1).stop(); // new shard 80- goes away for 3 s, possibly between the commits on -80 and on 80-
                 Thread.sleep(3_000);
                 target(1).start();
             }

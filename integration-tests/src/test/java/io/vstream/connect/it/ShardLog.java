@@ -117,6 +117,43 @@ final class ShardLog {
     }
 
     /** The GTID of the transaction this session committed last ({@code @@last_gtid}, MariaDB). */
+    /**
+     * Waits until the stream of {@code server}'s shard has read its start position: writes a marker transaction every
+     * 2 s until one of them is in {@code topic} (a marker written before the stream read its start is never streamed;
+     * one in the log proves that every later transaction will be). Fails after {@code timeout}.
+     */
+    static void awaitStreaming(io.vstream.connect.testsupport.connect.TopicReader topics, String topic,
+                               io.vstream.connect.testsupport.db.MariaDbServer server, String db,
+                               boolean readCommitted, Duration timeout) throws InterruptedException, SQLException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        java.util.Set<String> marks = new java.util.HashSet<>();
+        long nextMark = 0;
+        while (System.nanoTime() < deadline) {
+            if (System.nanoTime() >= nextMark) {
+                marks.add(mark(server, db));
+                nextMark = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+            }
+            ShardLog log = new ShardLog(topics.readAll(topic, readCommitted));
+            if (marks.stream().anyMatch(log.commitsPerGtid::containsKey)) {
+                return;
+            }
+            Thread.sleep(250);
+        }
+        throw new AssertionError("none of the markers " + marks + " reached " + topic + ": its stream never started");
+    }
+
+    /**
+     * Writes a marker row on {@code server} (table {@code marker} of {@code db}) and returns its transaction's GTID:
+     * once it is in a shard's log, every later transaction on that shard is too (the stream has read its start).
+     */
+    static String mark(io.vstream.connect.testsupport.db.MariaDbServer server, String db) throws SQLException {
+        try (java.sql.Connection c = server.connect(db); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE IF NOT EXISTS marker (id INT PRIMARY KEY, at TIMESTAMP(6))");
+            st.execute("REPLACE INTO marker VALUES (1, NOW(6))");
+            return lastGtid(st);
+        }
+    }
+
     static String lastGtid(Statement st) throws SQLException {
         try (ResultSet rs = st.executeQuery("SELECT @@last_gtid")) {
             rs.next();

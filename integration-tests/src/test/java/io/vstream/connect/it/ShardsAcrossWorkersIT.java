@@ -93,12 +93,12 @@ class ShardsAcrossWorkersIT {
             // written on every shard has reached its topic (the writers' transactions are all after the start)
             TopicReader topics = TopicReader.at(broker.bootstrapServers());
             for (int i = 0; i < SHARDS; i++) {
-                ShardLog.await(topics, TopicNames.shardTopic("vs_" + db, "ks", names.get(i)), mark(SERVERS.server(i),
-                        db), true, Duration.ofSeconds(120));
+                ShardLog.awaitStreaming(topics, TopicNames.shardTopic("vs_" + db, "ks", names.get(i)),
+                        SERVERS.server(i), db, true, Duration.ofSeconds(120));
             }
 
             load.start();
-            awaitCommits(load, 800);
+            load.awaitCommits(800, Duration.ofSeconds(120));
             ConnectWorker victim = workers.get(0);
             String victimId = victim.restUrl().replace("http://", "");
             long killed = victim.process().pid();
@@ -110,14 +110,14 @@ class ShardsAcrossWorkersIT {
             long movedMs = (System.nanoTime() - killedAt) / 1_000_000;
             assertThat(after.keySet()).as("the tasks run on the two workers left").hasSize(WORKERS - 1)
                     .doesNotContain(victimId);
-            awaitCommits(load, load.stats().commits() + 800); // the load goes on after the move
+            load.awaitCommits(load.stats().commits() + 800, Duration.ofSeconds(120)); // the load goes on after the move
             LoadStats stats = load.stop();
             assertThat(stats.commits()).isGreaterThan(1_600);
 
             // every shard's topic, as a read_committed consumer sees it, against the writers' model of that shard
             for (int i = 0; i < SHARDS; i++) {
                 ShardLog log = ShardLog.await(topics, TopicNames.shardTopic("vs_" + db, "ks", names.get(i)),
-                        mark(SERVERS.server(i), db), true, Duration.ofSeconds(120));
+                        ShardLog.mark(SERVERS.server(i), db), true, Duration.ofSeconds(120));
                 int shard = i;
                 List<LoadTransaction> mine = load.committedTransactions(shard).stream()
                         .filter(t -> t.thread() >= 0).toList();
@@ -132,15 +132,6 @@ class ShardsAcrossWorkersIT {
         } finally {
             stopAll(workers, broker);
             Runtime.getRuntime().removeShutdownHook(reaper);
-        }
-    }
-
-    /** Writes a marker row on {@code server} and returns its transaction's GTID. */
-    private static String mark(MariaDbServer server, String db) throws java.sql.SQLException {
-        try (Connection c = server.connect(db); Statement st = c.createStatement()) {
-            st.execute("CREATE TABLE IF NOT EXISTS marker (id INT PRIMARY KEY, at TIMESTAMP(6))");
-            st.execute("REPLACE INTO marker VALUES (1, NOW(6))");
-            return ShardLog.lastGtid(st);
         }
     }
 
@@ -174,16 +165,6 @@ class ShardsAcrossWorkersIT {
             Thread.sleep(500);
         }
         throw new AssertionError("the tasks did not move off the killed worker " + victim + ": " + last);
-    }
-
-    private static void awaitCommits(WriteLoad load, long commits) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-        while (load.stats().commits() < commits) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("the load committed only " + load.stats().commits() + " transactions");
-            }
-            Thread.sleep(200);
-        }
     }
 
     private static void awaitGone(long pid) throws InterruptedException {

@@ -51,7 +51,7 @@ class SourceRecoveryIT {
                 .statementsPerTransaction(1, 4)
                 .deleteRatio(0.1)
                 .transactionsPerSecond(120)
-                .duration(Duration.ofSeconds(24))
+                .duration(Duration.ofSeconds(30))
                 .failOnError(false)
                 .seed(42)
                 .build()) {
@@ -63,14 +63,20 @@ class SourceRecoveryIT {
             }
             connect.deploy(name, config);
             connect.awaitRunning(name, 2, Duration.ofSeconds(60));
-            Thread.sleep(2_000); // both shards have announced their start position
+            // the load starts once both shards' streams have read their start position (a marker is in each topic):
+            // the writers' transactions all come after it
+            for (int shard = 0; shard < 2; shard++) {
+                ShardLog.awaitStreaming(connect.topics(), TopicNames.shardTopic("vs_" + db, "commerce",
+                        SHARD_NAMES[shard]), SHARDS.server(shard), db, exactlyOnce, Duration.ofSeconds(90));
+            }
             load.start();
-            Thread.sleep(6_000);
+            load.awaitCommits(600, Duration.ofSeconds(90)); // streaming under load, then a worker is lost
             connect.removeWorkerRunning(name, 0);
             connect.addWorker();
-            Thread.sleep(5_000);
+            connect.awaitRunning(name, 2, Duration.ofSeconds(90));
+            load.awaitCommits(load.stats().commits() + 300, Duration.ofSeconds(90));
             if (!exactlyOnce) {
-                SHARDS.server(1).stop();
+                SHARDS.server(1).stop(); // a shard's server goes away for 1.5 s while its task streams
                 Thread.sleep(1_500);
                 SHARDS.server(1).start();
             }

@@ -167,6 +167,21 @@ public final class WriteLoad implements AutoCloseable {
         stop();
     }
 
+    /**
+     * Waits until the load has committed at least {@code commits} transactions in all; fails when it has not within
+     * {@code timeout} or stopped short of them. For tests that let the load run "a while" before a fault.
+     */
+    public void awaitCommits(long commits, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (stats().commits() < commits) {
+            if (System.nanoTime() > deadline || !isRunning()) {
+                throw new AssertionError("the load committed " + stats().commits() + " transactions, not "
+                        + commits + (isRunning() ? " within " + timeout : " before it ended"));
+            }
+            Thread.sleep(100);
+        }
+    }
+
     public LoadStats stats() {
         long end = stoppedNanos != 0 ? stoppedNanos : System.nanoTime();
         return counters.snapshot(Duration.ofNanos(startedNanos == 0 ? 0 : end - startedNanos));
