@@ -755,7 +755,7 @@ class ReshardIT {
                             continue;
                         }
                     }
-                    List<Journal> js = io.vstream.connect.core.reshard.JournalTable.read(c, "_vstream", keyspace);
+                    List<Journal> js = io.vstream.connect.jdbc.JournalTable.read(c, "_vstream", keyspace);
                     for (Journal j : js) {
                         if (j.workflow() != null && j.workflow().equals("rs-coord-" + db)) {
                             return j;

@@ -1,6 +1,6 @@
 package io.vstream.connect.coordinator;
 
-import io.vstream.connect.core.mapping.StreamTables;
+import io.vstream.connect.jdbc.StreamTables;
 import io.vstream.connect.core.sql.SqlIdentifiers;
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -1,6 +1,6 @@
 package io.vstream.connect.coordinator;
 
-import io.vstream.connect.core.preflight.BinlogSettings;
+import io.vstream.connect.jdbc.BinlogSettings;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;

@@ -1,11 +1,11 @@
 package io.vstream.connect.coordinator;
 
-import io.vstream.connect.core.mapping.StreamTables;
+import io.vstream.connect.jdbc.StreamTables;
 import io.vstream.connect.core.position.Flavor;
 import io.vstream.connect.core.position.GtidPosition;
 import io.vstream.connect.core.position.MariadbGtid;
 import io.vstream.connect.core.position.MariadbGtidPosition;
-import io.vstream.connect.core.sql.ConsistentSnapshot;
+import io.vstream.connect.jdbc.ConsistentSnapshot;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -1,8 +1,8 @@
 package io.vstream.connect.coordinator;
 
-import io.vstream.connect.core.mapping.MigrationPlans;
+import io.vstream.connect.jdbc.MigrationPlans;
 import io.vstream.connect.core.position.Flavor;
-import io.vstream.connect.core.sql.ConsistentSnapshot;
+import io.vstream.connect.jdbc.ConsistentSnapshot;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;

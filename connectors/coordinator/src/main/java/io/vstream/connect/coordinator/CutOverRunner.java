@@ -4,7 +4,7 @@ import io.vstream.connect.coordinator.cutover.CutOverResult;
 import io.vstream.connect.coordinator.cutover.CutOverSettings;
 import io.vstream.connect.coordinator.cutover.CutOverTables;
 import io.vstream.connect.coordinator.cutover.MultiShardCutOver;
-import io.vstream.connect.core.mapping.MigrationPlans;
+import io.vstream.connect.jdbc.MigrationPlans;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;

@@ -1,7 +1,7 @@
 package io.vstream.connect.coordinator;
 
 import io.vstream.connect.core.position.Flavor;
-import io.vstream.connect.core.sql.ConsistentSnapshot;
+import io.vstream.connect.jdbc.ConsistentSnapshot;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -4,7 +4,7 @@ import io.vstream.connect.coordinator.ddl.AlterRefusedException;
 import io.vstream.connect.coordinator.ddl.AlterStatement;
 import io.vstream.connect.coordinator.ddl.InstantAlter;
 import io.vstream.connect.core.error.ServerErrors;
-import io.vstream.connect.core.mapping.MigrationPlans;
+import io.vstream.connect.jdbc.MigrationPlans;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;

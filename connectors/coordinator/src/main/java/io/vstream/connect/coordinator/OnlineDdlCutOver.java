@@ -2,7 +2,7 @@ package io.vstream.connect.coordinator;
 
 import io.vstream.connect.coordinator.copy.DeferredIndexes;
 import io.vstream.connect.coordinator.copy.GhostCopyState;
-import io.vstream.connect.core.mapping.MigrationPlans;
+import io.vstream.connect.jdbc.MigrationPlans;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;

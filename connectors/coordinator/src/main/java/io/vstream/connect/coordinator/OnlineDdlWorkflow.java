@@ -6,7 +6,7 @@ import io.vstream.connect.coordinator.ddl.AlterAnalyzer;
 import io.vstream.connect.coordinator.ddl.AlterPlan;
 import io.vstream.connect.coordinator.ddl.AlterRefusedException;
 import io.vstream.connect.core.error.ErrorClassifier;
-import io.vstream.connect.core.mapping.MigrationPlans;
+import io.vstream.connect.jdbc.MigrationPlans;
 import io.vstream.connect.core.position.GtidPosition;
 import java.sql.Connection;
 import java.sql.SQLException;

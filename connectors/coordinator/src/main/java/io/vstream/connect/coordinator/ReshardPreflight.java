@@ -2,7 +2,7 @@ package io.vstream.connect.coordinator;
 
 import io.vstream.connect.core.keyrange.KeyRange;
 import io.vstream.connect.core.keyrange.KeyRanges;
-import io.vstream.connect.core.preflight.BinlogSettings;
+import io.vstream.connect.jdbc.BinlogSettings;
 import io.vstream.connect.core.sql.SqlIdentifiers;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -1,12 +1,12 @@
 package io.vstream.connect.coordinator;
 
 import io.vstream.connect.core.keyrange.KeyRange;
-import io.vstream.connect.core.mapping.StreamTables;
+import io.vstream.connect.jdbc.StreamTables;
 import io.vstream.connect.core.protocol.ControlTable;
 import io.vstream.connect.core.vindex.Vindex;
 import io.vstream.connect.core.vindex.Vindexes;
 import io.vstream.connect.core.reshard.Journal;
-import io.vstream.connect.core.reshard.JournalTable;
+import io.vstream.connect.jdbc.JournalTable;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;

@@ -2,8 +2,8 @@ package io.vstream.connect.coordinator;
 
 import io.vstream.connect.coordinator.copy.GhostCopier;
 import io.vstream.connect.coordinator.copy.GhostCopyState;
-import io.vstream.connect.core.mapping.MigrationPlans;
-import io.vstream.connect.core.throttle.ReplicaLag;
+import io.vstream.connect.jdbc.MigrationPlans;
+import io.vstream.connect.jdbc.ReplicaLag;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;

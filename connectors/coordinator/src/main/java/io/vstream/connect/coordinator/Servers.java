@@ -1,7 +1,7 @@
 package io.vstream.connect.coordinator;
 
 import io.vstream.connect.core.error.ServerErrors;
-import io.vstream.connect.core.sql.TaggedConnection;
+import io.vstream.connect.jdbc.TaggedConnection;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;

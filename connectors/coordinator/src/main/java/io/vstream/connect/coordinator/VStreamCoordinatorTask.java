@@ -1,6 +1,7 @@
 package io.vstream.connect.coordinator;
 
 import io.vstream.connect.core.Version;
+import io.vstream.connect.core.error.Backoff;
 import io.vstream.connect.core.error.ErrorClassifier;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,6 +37,7 @@ public class VStreamCoordinatorTask extends SourceTask {
     private long stalledSince;
     private long troubleSince;
     private int troubles;
+    private Backoff serverBackoff; // the wait after each failed round: twice poll.interval.ms, doubling
     private long retryAt;
     private OnDemandDiff diff;
     private DiffStatus lastDiff;
@@ -51,6 +53,7 @@ public class VStreamCoordinatorTask extends SourceTask {
     @Override
     public void start(Map<String, String> props) {
         config = new VStreamCoordinatorConnectorConfig(props);
+        serverBackoff = new Backoff(Math.min(MAX_BACKOFF_MS, 2 * config.pollInterval().toMillis()), MAX_BACKOFF_MS);
         workflowName = config.workflowName(props.getOrDefault("name", "vstream-coordinator"));
         workflow = switch (config.workflowType()) {
             case "online-ddl" -> new OnlineDdlWorkflow(config, workflowName);
@@ -113,6 +116,7 @@ public class VStreamCoordinatorTask extends SourceTask {
         }
         troubleSince = 0;
         troubles = 0;
+        serverBackoff.succeeded();
         List<SourceRecord> out = advance(next);
         if (!cancel && diff.running()) {
             diff.slice(workflow, status);
@@ -183,7 +187,7 @@ public class VStreamCoordinatorTask extends SourceTask {
             return advance(status.failed("a server failed for " + (now - troubleSince) / 1000 + " s (" + troubles
                     + " attempts; server.retry.max.ms=" + limit + "): " + e.getMessage()));
         }
-        long backoff = Math.min(MAX_BACKOFF_MS, config.pollInterval().toMillis() << Math.min(troubles, 10));
+        long backoff = serverBackoff.failed();
         retryAt = now + backoff;
         LOG.warn("Workflow {}: a server failed ({}); attempt {}, retrying in {} ms, failing after {} s", workflowName,
                 e.toString(), troubles, backoff, limit / 1000);

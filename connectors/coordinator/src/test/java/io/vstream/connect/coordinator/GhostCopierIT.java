@@ -7,7 +7,7 @@ import io.vstream.connect.coordinator.copy.GhostCopier;
 import io.vstream.connect.coordinator.copy.GhostCopySettings;
 import io.vstream.connect.coordinator.copy.GhostCopyState;
 import io.vstream.connect.core.mapping.ColumnMapping;
-import io.vstream.connect.core.mapping.MigrationPlans;
+import io.vstream.connect.jdbc.MigrationPlans;
 import io.vstream.connect.testsupport.db.MariaDbServer;
 import io.vstream.connect.testsupport.db.MariaDbShards;
 import java.sql.Connection;

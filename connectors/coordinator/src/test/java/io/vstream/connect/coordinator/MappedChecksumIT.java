@@ -3,7 +3,7 @@ package io.vstream.connect.coordinator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vstream.connect.core.mapping.ColumnMapping;
-import io.vstream.connect.core.mapping.MigrationPlans;
+import io.vstream.connect.jdbc.MigrationPlans;
 import io.vstream.connect.testsupport.db.MariaDbServer;
 import io.vstream.connect.testsupport.db.MariaDbShards;
 import java.sql.Connection;

@@ -4,7 +4,7 @@ import io.vstream.connect.core.event.EventHeaders;
 import io.vstream.connect.core.event.EventType;
 import io.vstream.connect.core.position.GtidPosition;
 import io.vstream.connect.core.position.LastPk;
-import io.vstream.connect.core.mapping.MigrationPlans;
+import io.vstream.connect.jdbc.MigrationPlans;
 import io.vstream.connect.core.position.OffsetCodec;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -70,8 +70,7 @@ final class PartitionApplier implements Applier {
     // the state row of the last transaction applied but not yet committed (null: none is); the group commit that
     // ends with flush() writes it and commits them all
     private StateStore.Applied pendingState;
-    private ControlStore.Control control = ControlStore.Control.RUN;
-    private boolean passedStopPoint; // a transaction beyond the stop position came: everything up to it is applied
+    private final StopGate gate = new StopGate(); // the command in force and what it lets through
     // the GTID of the last source transaction this applier wrote rows of and committed since it opened (null: none),
     // and of the last one written into the target transaction not yet committed
     private String lastWrittenGtid;
@@ -214,7 +213,7 @@ final class PartitionApplier implements Applier {
     @Override
     public ControlStore.Control readControl() throws SQLException {
         impose(fetchControl());
-        return control;
+        return gate.control();
     }
 
     /**
@@ -245,10 +244,7 @@ final class PartitionApplier implements Applier {
 
     /** Puts a command in force (reshard: the most restrictive of all new shards' commands). */
     void impose(ControlStore.Control next) {
-        if (!next.equals(control)) {
-            passedStopPoint = false;
-        }
-        control = next;
+        gate.impose(next);
     }
 
     /** Records a failure the coordinator must see (ghost mode: the migration cannot go on). */
@@ -263,7 +259,7 @@ final class PartitionApplier implements Applier {
 
     @Override
     public ControlStore.Control control() {
-        return control;
+        return gate.control();
     }
 
     private void closeControl() {
@@ -282,68 +278,28 @@ final class PartitionApplier implements Applier {
         return txnGtid == null && !dirty && chunkTable == null;
     }
 
-    /**
-     * Whether the control lets the applier start work that ends at {@code gtid} (a transaction or a DDL; null for a
-     * copy chunk, which has no GTID): a pause stops everything, a stop position lets through only what it contains.
-     */
-    boolean mayStart(String gtid) {
-        return switch (control.command()) {
-            case RUN -> true;
-            case PAUSE, HANDED_OFF -> false;
-            case STOP_AT -> gtid != null && contains(control.stopAt(), gtid);
-        };
-    }
-
     /** Whether the applier has reached what the control asks (and so should stop and acknowledge). */
     @Override
     public boolean holdsStopPoint() {
-        return switch (control.command()) {
-            case RUN -> false;
-            case PAUSE, HANDED_OFF -> atBoundary();
-            case STOP_AT -> atBoundary() && (passedStopPoint
-                    || position != null && containsPosition(position, control.stopAt()));
-        };
+        return gate.holds(atBoundary(), position);
     }
 
-    private static boolean contains(String position, String gtid) {
-        try {
-            GtidPosition p = GtidPosition.parse(position);
-            return p.contains(GtidPosition.parse(p.flavor(), gtid));
-        } catch (IllegalArgumentException e) {
-            return false;
-        }
-    }
-
-    private static boolean containsPosition(String a, String b) {
-        try {
-            return GtidPosition.parse(a).contains(GtidPosition.parse(b));
-        } catch (IllegalArgumentException e) {
-            return false;
-        }
-    }
-
-    /** Acknowledges the control in force with the exact position the target holds. */
+    /** Acknowledges the control in force with the exact position the target holds ({@link StopGate}). */
     @Override
     public void acknowledge() throws SQLException {
-        // past the stop point, the log has shown that every streamed transaction up to it is applied: the target
-        // holds the stop position for this stream's tables, whatever other transactions it contains
-        String held = control.command() == ControlStore.Command.STOP_AT && passedStopPoint ? control.stopAt()
-                : position;
         StateStore.Applied pending = pendingState;
         String written = pending != null && pendingWrittenGtid != null ? pendingWrittenGtid : lastWrittenGtid;
-        // a stop position that does not hold a transaction this applier wrote came too late: the target is past it
-        boolean passed = control.command() == ControlStore.Command.STOP_AT && written != null
-                && !contains(control.stopAt(), written);
+        StopGate.Ack ack = gate.acknowledgement(position, written);
         if (pending != null) {
             state.save(conn, pending); // the acknowledged position is the one the target holds once this commits
         }
-        if (passed) {
+        if (ack.command().equals(ControlStore.PASSED_STOP)) {
             LOG.warn("{}-{}: the stop position {} came after this applier had written transaction {}, which it does"
                     + " not contain: acknowledged as passed, so the coordinator takes a new position", topic,
-                    partition, control.stopAt(), written);
-            controlStore.acknowledgePassedStop(conn, position);
+                    partition, gate.control().stopAt(), written);
+            controlStore.acknowledgePassedStop(conn, ack.position());
         } else {
-            controlStore.acknowledge(conn, control.command(), held);
+            controlStore.acknowledge(conn, gate.control().command(), ack.position());
         }
         conn.commit();
         if (pending != null) {
@@ -383,17 +339,15 @@ final class PartitionApplier implements Applier {
         if (type != EventType.ROW && type != EventType.FIELD && type != EventType.LASTPK && chunkTable != null) {
             abandonChunk(); // copy rows not closed by their LASTPK: that chunk is copied again later
         }
-        if (control.command() != ControlStore.Command.RUN) {
+        if (gate.control().command() != ControlStore.Command.RUN) {
             String gtid = switch (type) {
                 case BEGIN, DDL -> value.getString("gtid");
                 default -> null;
             };
             boolean starts = type == EventType.BEGIN || type == EventType.DDL
                     || type == EventType.ROW && chunkTable == null && txnGtid == null;
-            if (starts && !mayStart(gtid)) {
-                if (control.command() == ControlStore.Command.STOP_AT && gtid != null && atBoundary()) {
-                    passedStopPoint = true;
-                }
+            if (starts && !gate.mayStart(gtid)) {
+                gate.refused(gtid, atBoundary());
                 return false;
             }
         }
@@ -714,15 +668,7 @@ final class PartitionApplier implements Applier {
     }
 
     private boolean alreadyApplied(String gtid) {
-        if (position == null || gtid == null || position.isEmpty()) {
-            return false;
-        }
-        try {
-            GtidPosition applied = GtidPosition.parse(position);
-            return applied.contains(GtidPosition.parse(applied.flavor(), gtid));
-        } catch (IllegalArgumentException e) {
-            return false;
-        }
+        return position != null && gtid != null && !position.isEmpty() && StopGate.contains(position, gtid);
     }
 
     private static String laterOf(String current, String candidate) {

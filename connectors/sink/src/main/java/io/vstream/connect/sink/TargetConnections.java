@@ -40,7 +40,7 @@ final class TargetConnections {
             }
             throw settings.tls().explain(e, "the target " + settings.host() + ":" + settings.port(), "target.");
         }
-        c = io.vstream.connect.core.sql.TaggedConnection.wrap(c, "sink"); // every statement names its sender
+        c = io.vstream.connect.jdbc.TaggedConnection.wrap(c, "sink"); // every statement names its sender
         try (Statement st = c.createStatement()) {
             st.execute(io.vstream.connect.core.sql.WriterSession.SET_UTC);
             st.execute(io.vstream.connect.core.sql.WriterSession.SET_SQL_MODE);

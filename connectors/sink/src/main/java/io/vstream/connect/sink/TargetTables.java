@@ -1,6 +1,6 @@
 package io.vstream.connect.sink;
 
-import io.vstream.connect.core.mapping.StreamTables;
+import io.vstream.connect.jdbc.StreamTables;
 import io.vstream.connect.core.sql.SqlIdentifiers;
 import io.vstream.connect.core.sql.SqlTag;
 import java.sql.Connection;
@@ -155,7 +155,7 @@ final class TargetTables {
     }
 
     /** The ghost table of an online-DDL migration on this shard, written through the plan's column mapping. */
-    TargetTable ghost(io.vstream.connect.core.mapping.MigrationPlans.Plan plan) throws SQLException {
+    TargetTable ghost(io.vstream.connect.jdbc.MigrationPlans.Plan plan) throws SQLException {
         TargetTable shape = lookupTable(plan.database(), plan.ghostTable());
         if (shape == null) {
             throw new ConnectException("The ghost table `" + plan.database() + "`.`" + plan.ghostTable() + "` of"

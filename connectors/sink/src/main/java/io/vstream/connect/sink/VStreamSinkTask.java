@@ -1,6 +1,7 @@
 package io.vstream.connect.sink;
 
 import io.vstream.connect.core.Version;
+import io.vstream.connect.core.error.Backoff;
 import io.vstream.connect.core.error.Classification;
 import io.vstream.connect.core.error.ErrorClassifier;
 import java.sql.SQLException;
@@ -38,7 +39,7 @@ public class VStreamSinkTask extends SinkTask {
     private final Map<TopicPartition, Applier> appliers = new HashMap<>();
     private final Set<TopicPartition> needsRecovery = new HashSet<>();
     private ErrantRecordReporter reporter;
-    private long backoffMs;
+    private Backoff backoff;
     private long failingSinceMs;
     private final ControlCadence controlCadence = new ControlCadence();
     private final Set<TopicPartition> halted = new HashSet<>();
@@ -59,7 +60,7 @@ public class VStreamSinkTask extends SinkTask {
         } catch (NoSuchMethodError | NoClassDefFoundError e) {
             reporter = null;
         }
-        backoffMs = settings.backoffInitial().toMillis();
+        backoff = new Backoff(settings.backoffInitial(), settings.backoffMax());
         if (settings.reshard()) {
             try {
                 router = ShardRouter.of(settings);
@@ -179,7 +180,7 @@ public class VStreamSinkTask extends SinkTask {
         }
         if (!failed) {
             failingSinceMs = 0;
-            backoffMs = settings.backoffInitial().toMillis();
+            backoff.succeeded();
         }
         // The coordinator's commands are read here: the worker must come back within the control interval even when
         // no record arrives (a halted partition gets none), not only at its next offset commit
@@ -316,16 +317,15 @@ public class VStreamSinkTask extends SinkTask {
             throw new ConnectException("The target has kept failing for longer than retry.max.duration.ms ("
                     + settings.retryMaxDuration().toMillis() + " ms); last error: " + c.reason(), e);
         }
-        LOG.warn("{}: retriable error at offset {} ({}); retrying in {} ms", tp, r.kafkaOffset(), c.reason(),
-                backoffMs);
+        long wait = backoff.failed();
+        LOG.warn("{}: retriable error at offset {} ({}); retrying in {} ms", tp, r.kafkaOffset(), c.reason(), wait);
         ApplierMetrics m = metrics.get(tp);
         if (m != null) {
             m.retried();
         }
         needsRecovery.add(tp);
         rewind(tp, a);
-        sleep(backoffMs);
-        backoffMs = Math.min(backoffMs * 2, settings.backoffMax().toMillis());
+        sleep(wait);
     }
 
     /** Reconnects and reloads the state from the target, then rewinds Kafka to it; false when not yet possible. */
@@ -351,8 +351,7 @@ public class VStreamSinkTask extends SinkTask {
         } catch (SQLException e) {
             LOG.warn("{}: the target is still unavailable ({})", tp, e.toString());
             rewind(tp, a);
-            sleep(backoffMs);
-            backoffMs = Math.min(backoffMs * 2, settings.backoffMax().toMillis());
+            sleep(backoff.failed());
             return false;
         }
     }

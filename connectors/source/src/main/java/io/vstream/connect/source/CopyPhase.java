@@ -4,7 +4,7 @@ import io.vstream.connect.core.position.GtidPosition;
 import io.vstream.connect.core.position.LastPk;
 import io.vstream.connect.core.position.ShardGtid;
 import io.vstream.connect.core.position.TableLastPk;
-import io.vstream.connect.core.sql.ConsistentSnapshot;
+import io.vstream.connect.jdbc.ConsistentSnapshot;
 import io.vstream.connect.core.sql.SqlIdentifiers;
 import io.vstream.connect.core.topology.ShardAddress;
 import java.io.Serializable;

@@ -1,7 +1,7 @@
 package io.vstream.connect.source;
 
 import io.vstream.connect.core.sql.TlsSettings;
-import io.vstream.connect.core.throttle.ReplicaLag;
+import io.vstream.connect.jdbc.ReplicaLag;
 import io.vstream.connect.core.topology.ShardAddress;
 import java.sql.Connection;
 import java.sql.SQLException;

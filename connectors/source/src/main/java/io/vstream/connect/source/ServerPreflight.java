@@ -1,7 +1,7 @@
 package io.vstream.connect.source;
 
 import io.vstream.connect.core.position.Flavor;
-import io.vstream.connect.core.preflight.BinlogSettings;
+import io.vstream.connect.jdbc.BinlogSettings;
 import io.vstream.connect.core.topology.ShardAddress;
 import java.sql.Connection;
 import java.sql.ResultSet;

@@ -1,7 +1,7 @@
 package io.vstream.connect.source;
 
 import io.vstream.connect.core.error.ServerErrors;
-import io.vstream.connect.core.sql.TaggedConnection;
+import io.vstream.connect.jdbc.TaggedConnection;
 import io.vstream.connect.core.sql.TlsSettings;
 import io.vstream.connect.core.topology.ShardAddress;
 import java.sql.Connection;

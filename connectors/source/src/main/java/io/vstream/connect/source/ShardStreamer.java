@@ -133,7 +133,8 @@ final class ShardStreamer implements Runnable {
 
     @Override
     public void run() {
-        long backoff = settings.backoffInitial().toMillis();
+        io.vstream.connect.core.error.Backoff backoff = new io.vstream.connect.core.error.Backoff(
+                settings.backoffInitial(), settings.backoffMax());
         long downSince = 0;
         while (running && !ended) {
             try {
@@ -159,7 +160,7 @@ final class ShardStreamer implements Runnable {
             metrics.reconnected();
             if (receivedSinceConnect) {
                 downSince = 0;
-                backoff = settings.backoffInitial().toMillis();
+                backoff.succeeded();
             }
             long now = System.nanoTime();
             if (downSince == 0) {
@@ -174,8 +175,7 @@ final class ShardStreamer implements Runnable {
                         + (committed == null ? "none" : committed.gtidText()));
                 break;
             }
-            sleep(backoff);
-            backoff = Math.min(backoff * 2, settings.backoffMax().toMillis());
+            sleep(backoff.failed());
         }
         disconnectQuietly();
         closeMetadata();
@@ -574,12 +574,12 @@ final class ShardStreamer implements Runnable {
     /** Whether this stream reads the rows of a table: a streamed table of the keyspace's database, or the journal. */
     private boolean streams(String database, String table) {
         return settings.database().equals(database) && settings.filter().includesTable(table)
-                || io.vstream.connect.core.reshard.JournalTable.TABLE.equals(table)
+                || io.vstream.connect.core.protocol.JournalSchema.TABLE.equals(table)
                 && settings.journalDatabase().equals(database);
     }
 
     private void onTableMap(TableMapEventData tm) {
-        if (io.vstream.connect.core.reshard.JournalTable.TABLE.equals(tm.getTable())
+        if (io.vstream.connect.core.protocol.JournalSchema.TABLE.equals(tm.getTable())
                 && settings.journalDatabase().equals(tm.getDatabase())) {
             journalTableId = tm.getTableId();
             return;
@@ -660,10 +660,10 @@ final class ShardStreamer implements Runnable {
     private void onJournalRows(List<?> rows) {
         for (Object row : rows) {
             Object[] values = (Object[]) row;
-            if (!settings.keyspace().equals(io.vstream.connect.core.reshard.JournalTable.keyspaceOf(values))) {
+            if (!settings.keyspace().equals(io.vstream.connect.core.protocol.JournalSchema.keyspaceOf(values))) {
                 continue;
             }
-            io.vstream.connect.core.reshard.Journal j = io.vstream.connect.core.reshard.JournalTable.fromRow(values);
+            io.vstream.connect.core.reshard.Journal j = io.vstream.connect.core.protocol.JournalSchema.fromRow(values);
             if (j.retires(shard.name())) {
                 pendingJournal = j;
             }

@@ -2,7 +2,7 @@ package io.vstream.connect.source;
 
 import io.vstream.connect.core.position.OffsetCodec;
 import io.vstream.connect.core.reshard.Journal;
-import io.vstream.connect.core.reshard.JournalTable;
+import io.vstream.connect.jdbc.JournalTable;
 import io.vstream.connect.core.topology.ShardAddress;
 import java.sql.Connection;
 import java.sql.SQLException;

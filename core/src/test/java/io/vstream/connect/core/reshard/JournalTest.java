@@ -29,8 +29,8 @@ class JournalTest {
         Journal j = split();
         Object[] row = {j.id(), "ks".getBytes(StandardCharsets.UTF_8), j.toJson().getBytes(StandardCharsets.UTF_8),
                 null};
-        assertEquals(j, JournalTable.fromRow(row));
-        assertEquals("ks", JournalTable.keyspaceOf(row));
+        assertEquals(j, io.vstream.connect.core.protocol.JournalSchema.fromRow(row));
+        assertEquals("ks", io.vstream.connect.core.protocol.JournalSchema.keyspaceOf(row));
     }
 
     @Test

@@ -1,7 +1,7 @@
 package io.vstream.connect.coordinator.copy;
 
 import io.vstream.connect.coordinator.cutover.ConnectionFactory;
-import io.vstream.connect.core.mapping.MigrationPlans;
+import io.vstream.connect.jdbc.MigrationPlans;
 import io.vstream.connect.core.position.LastPk;
 import io.vstream.connect.core.sql.KeyValues;
 import io.vstream.connect.core.sql.SqlTag;

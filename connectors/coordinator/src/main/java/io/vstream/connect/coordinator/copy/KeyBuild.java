@@ -1,5 +1,6 @@
 package io.vstream.connect.coordinator.copy;
 
+import io.vstream.connect.core.error.Backoff;
 import io.vstream.connect.core.error.ErrorClassifier;
 import io.vstream.connect.core.error.ServerErrors;
 import java.sql.Connection;
@@ -28,7 +29,7 @@ final class KeyBuild {
     }
 
     void run() {
-        long backoff = 100;
+        Backoff backoff = new Backoff(100, MAX_BACKOFF_MS);
         copier.building(this);
         try {
             while (!copier.stopped()) {
@@ -63,14 +64,14 @@ final class KeyBuild {
                                 + " ddl.copy.defer.indexes=false");
                         return;
                     }
+                    long wait = backoff.failed();
                     LOG.warn("Migration {}: shard {}: building the deferred keys failed ({}); retrying in {} ms",
-                            copier.plan().migration(), copier.shard(), e.toString(), backoff);
+                            copier.plan().migration(), copier.shard(), e.toString(), wait);
                     try {
-                        Thread.sleep(backoff);
+                        Thread.sleep(wait);
                     } catch (InterruptedException ie) {
                         return;
                     }
-                    backoff = Math.min(MAX_BACKOFF_MS, backoff * 2);
                 } finally {
                     connectionId = -1;
                 }

@@ -1,5 +1,6 @@
 package io.vstream.connect.coordinator.copy;
 
+import io.vstream.connect.core.error.Backoff;
 import io.vstream.connect.core.error.ErrorClassifier;
 import io.vstream.connect.core.error.ServerErrors;
 import io.vstream.connect.core.position.GtidPosition;
@@ -57,8 +58,7 @@ final class RangeCopy {
     }
 
     void run() throws InterruptedException {
-        long backoff = 100;
-        int failures = 0;
+        Backoff backoff = new Backoff(100, MAX_BACKOFF_MS);
         while (!copier.stopped()) {
             try (Connection c = copier.connections().open()) {
                 prepare(c);
@@ -73,11 +73,10 @@ final class RangeCopy {
                     copier.fail(fatal);
                     return;
                 }
-                failures++;
+                long wait = backoff.failed();
                 LOG.warn("Migration {}: shard {}: key range {}: a chunk failed ({}); retrying in {} ms (attempt {})",
-                        copier.plan().migration(), copier.shard(), rangeNo, e.toString(), backoff, failures);
-                Thread.sleep(backoff);
-                backoff = Math.min(MAX_BACKOFF_MS, backoff * 2);
+                        copier.plan().migration(), copier.shard(), rangeNo, e.toString(), wait, backoff.failures());
+                Thread.sleep(wait);
             }
         }
     }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.vstream.connect.core.mapping.ColumnMapping;
-import io.vstream.connect.core.mapping.MigrationPlans;
+import io.vstream.connect.jdbc.MigrationPlans;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

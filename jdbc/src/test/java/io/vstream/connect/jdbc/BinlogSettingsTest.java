@@ -1,4 +1,4 @@
-package io.vstream.connect.core.preflight;
+package io.vstream.connect.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

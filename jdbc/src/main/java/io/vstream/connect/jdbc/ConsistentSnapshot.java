@@ -1,4 +1,4 @@
-package io.vstream.connect.core.sql;
+package io.vstream.connect.jdbc;
 
 import io.vstream.connect.core.position.Flavor;
 import io.vstream.connect.core.position.GtidPosition;

@@ -1,4 +1,4 @@
-package io.vstream.connect.core.mapping;
+package io.vstream.connect.jdbc;
 
 import io.vstream.connect.core.sql.SqlIdentifiers;
 import io.vstream.connect.core.sql.SqlTag;

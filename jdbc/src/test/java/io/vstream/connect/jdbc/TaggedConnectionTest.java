@@ -1,7 +1,8 @@
-package io.vstream.connect.core.sql;
+package io.vstream.connect.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.vstream.connect.core.sql.SqlTag;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

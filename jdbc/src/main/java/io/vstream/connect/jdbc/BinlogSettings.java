@@ -1,4 +1,4 @@
-package io.vstream.connect.core.preflight;
+package io.vstream.connect.jdbc;
 
 import io.vstream.connect.core.position.Flavor;
 import java.sql.Connection;

@@ -1,5 +1,6 @@
-package io.vstream.connect.core.mapping;
+package io.vstream.connect.jdbc;
 
+import io.vstream.connect.core.mapping.ColumnMapping;
 import io.vstream.connect.core.sql.SqlIdentifiers;
 import io.vstream.connect.core.sql.SqlTag;
 import java.sql.Connection;

@@ -1,4 +1,4 @@
-package io.vstream.connect.core.throttle;
+package io.vstream.connect.jdbc;
 
 import java.sql.Connection;
 import java.sql.ResultSet;

@@ -1,5 +1,6 @@
-package io.vstream.connect.core.sql;
+package io.vstream.connect.jdbc;
 
+import io.vstream.connect.core.sql.SqlTag;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
