@@ -277,6 +277,12 @@ class ReshardIT {
                     + " target").contains("rows of old shard " + (KeyRange.parse("-80").contains(HASH.keyspaceId(
                     900001L)) ? "-80" : "80-"));
             SERVERS.server(3).execute(run.db, "DELETE FROM orders WHERE id = 900001");
+            // a coordinator that died in a diff's slice leaves that lane held (here: stopped at the old shard's
+            // position now); its successor (the task the config change below starts) lets it run, or the switch
+            // would wait for it forever
+            SERVERS.server(3).execute("_vstream", "INSERT INTO control (stream, command, stop_at) VALUES ('"
+                    + run.sink + "/-80', 'STOP_AT', 'MariaDB/" + SERVERS.server(1).gtidBinlogPos() + "')"
+                    + " ON DUPLICATE KEY UPDATE command = VALUES(command), stop_at = VALUES(stop_at)");
             run.deploy(Map.of("handoff.postpone", "false"));
             run.awaitSwitch();
             run.stopLoadAfterWritesOnTheNewShards(load);

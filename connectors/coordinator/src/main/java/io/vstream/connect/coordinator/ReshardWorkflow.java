@@ -46,6 +46,7 @@ final class ReshardWorkflow implements Workflow {
     private final CopyProgressEstimator estimator = new CopyProgressEstimator(java.time.Duration.ofSeconds(30));
     private long rowsEstimate;
     private long estimateReadAt;
+    private boolean lanesReleased; // lanes a diff of a dead predecessor may have left held (releaseLanes)
 
     ReshardWorkflow(VStreamCoordinatorConnectorConfig config, String workflow) {
         this.config = config;
@@ -103,6 +104,7 @@ final class ReshardWorkflow implements Workflow {
                 case CATCHING_UP:
                 case READY:
                 case POSTPONED:
+                    releaseLanes(s);
                     return watch(status, applied);
                 case CUTTING_OVER:
                     return switchOver(status, s);
@@ -363,6 +365,29 @@ final class ReshardWorkflow implements Workflow {
                 return true;
             }
         }
+    }
+
+    /**
+     * Once per task: a lane an on-demand diff held (its own control row) is let run again. A coordinator that died in
+     * a diff's slice left that lane paused or stopped at a position, and nothing else would ever release it.
+     */
+    private void releaseLanes(Shards s) throws SQLException {
+        if (lanesReleased) {
+            return;
+        }
+        for (Map.Entry<String, Connection> n : s.next.entrySet()) {
+            for (String old : overlapping(n.getKey())) {
+                ApplierChannel lane = new ApplierChannel(config.stateDatabase(),
+                        ControlTable.laneKey(config.applierStream(), old));
+                String command = lane.currentCommand(n.getValue());
+                if (command != null && !"RUN".equals(command)) {
+                    lane.command(n.getValue(), "RUN", null);
+                    LOG.info("Workflow {}: the lane from old shard {} into new shard {} was left at {} (a diff cut"
+                            + " short); it runs again", workflow, old, n.getKey(), command);
+                }
+            }
+        }
+        lanesReleased = true;
     }
 
     /** Each new shard, fed by the old shards its key range overlaps. */
