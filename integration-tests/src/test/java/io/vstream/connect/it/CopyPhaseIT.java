@@ -60,10 +60,10 @@ class CopyPhaseIT {
                     "start.mode", "copy",
                     "copy.chunk.max.rows", "2000",
                     "copy.chunk.target.ms", "200",
-                    "copy.max.rows.per.second", "4000"));
+                    "copy.max.rows.per.second", "3000"));
             connect.awaitRunning(name, 2, Duration.ofSeconds(60));
             // lose the worker running a copy three times: shard -80 twice, shard 80- once; each time once the task
-            // has copied 15,000 rows since it started (of 75,000 at most 4,000 rows/s) and its shard's copy has not
+            // has copied 15,000 rows since it started (of 75,000 at most 3,000 rows/s) and its shard's copy has not
             // completed, so that a copy started over would show in the rows emitted (below)
             int[] victims = {0, 1, 0};
             for (int task : victims) {
@@ -100,8 +100,8 @@ class CopyPhaseIT {
                 }
                 // every (re)start of the shard's stream is announced by a VGTID record (docs/copy.md); a restart
                 // copies again what was emitted after the last stored offset (the offset flush lags the copy by up to
-                // a few seconds on a busy machine: at 4,000 rows/s, 10,000 rows), never a table from its start: a
-                // copy started over after a fault would add at least the 15,000 rows copied before it
+                // a few seconds on a busy machine: at 3,000 rows/s, 10,000 rows are 3.3 s), never a table from its
+                // start: a copy started over after a fault would add at least the 15,000 rows copied before it
                 long restarts = log.stream().filter(d -> EventType.VGTID.headerValue()
                         .equals(d.header(EventHeaders.EVENT))).count() - 1;
                 assertThat(restarts).as("restarts of shard %s's stream", SHARD_NAMES[s]).isPositive();

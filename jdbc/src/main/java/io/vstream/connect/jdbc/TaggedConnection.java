@@ -22,6 +22,7 @@ import java.util.Set;
  */
 public final class TaggedConnection {
     private static final String TAG_START = "/* " + SqlTag.PRODUCT + ":";
+    private static final Set<String> CONNECTION_SQL_METHODS = Set.of("prepareStatement", "prepareCall");
     private static final Set<String> STATEMENT_SQL_METHODS = Set.of("execute", "executeQuery", "executeUpdate",
             "executeLargeUpdate", "addBatch");
 
@@ -33,7 +34,7 @@ public final class TaggedConnection {
         Objects.requireNonNull(connection, "connection");
         String comment = SqlTag.comment(role); // validates the role once
         return (Connection) Proxy.newProxyInstance(TaggedConnection.class.getClassLoader(),
-                new Class<?>[] {Connection.class}, new ConnectionHandler(connection, comment));
+                new Class<?>[] {Connection.class}, new Tagging(connection, comment, CONNECTION_SQL_METHODS, null));
     }
 
     /** Whether {@code sql} already starts with a vstream-connect tag. */
@@ -53,58 +54,27 @@ public final class TaggedConnection {
         }
     }
 
-    private static final class ConnectionHandler implements InvocationHandler {
-        private final Connection target;
+    /**
+     * Tags the SQL text of {@code sqlMethods} on {@code target}: the connection (whose plain statements it wraps in
+     * turn, {@code connection} null) or one of its statements ({@code connection}: the wrapper it answers for).
+     */
+    private static final class Tagging implements InvocationHandler {
+        private final Object target;
         private final String comment;
-
-        ConnectionHandler(Connection target, String comment) {
-            this.target = target;
-            this.comment = comment;
-        }
-
-        @Override
-        public Object invoke(Object proxy, Method m, Object[] args) throws Throwable {
-            String name = m.getName();
-            if (args != null && args.length > 0 && args[0] instanceof String sql
-                    && (name.equals("prepareStatement") || name.equals("prepareCall"))) {
-                args[0] = tag(comment, sql);
-            }
-            switch (name) {
-                case "equals":
-                    return proxy == args[0];
-                case "hashCode":
-                    return System.identityHashCode(proxy);
-                case "toString":
-                    return "tagged " + target;
-                default:
-                    break;
-            }
-            Object out = call(target, m, args);
-            if (out instanceof Statement st && !(out instanceof PreparedStatement)
-                    && !(out instanceof CallableStatement)) {
-                return Proxy.newProxyInstance(TaggedConnection.class.getClassLoader(),
-                        new Class<?>[] {Statement.class}, new StatementHandler(st, comment, (Connection) proxy));
-            }
-            return out;
-        }
-    }
-
-    private static final class StatementHandler implements InvocationHandler {
-        private final Statement target;
-        private final String comment;
+        private final Set<String> sqlMethods;
         private final Connection connection;
 
-        StatementHandler(Statement target, String comment, Connection connection) {
+        Tagging(Object target, String comment, Set<String> sqlMethods, Connection connection) {
             this.target = target;
             this.comment = comment;
+            this.sqlMethods = sqlMethods;
             this.connection = connection;
         }
 
         @Override
         public Object invoke(Object proxy, Method m, Object[] args) throws Throwable {
             String name = m.getName();
-            if (args != null && args.length > 0 && args[0] instanceof String sql
-                    && STATEMENT_SQL_METHODS.contains(name)) {
+            if (args != null && args.length > 0 && args[0] instanceof String sql && sqlMethods.contains(name)) {
                 args[0] = tag(comment, sql);
             }
             switch (name) {
@@ -115,10 +85,21 @@ public final class TaggedConnection {
                 case "toString":
                     return "tagged " + target;
                 case "getConnection":
-                    return connection;
+                    if (connection != null) {
+                        return connection;
+                    }
+                    break;
                 default:
-                    return call(target, m, args);
+                    break;
             }
+            Object out = call(target, m, args);
+            if (connection == null && out instanceof Statement st && !(out instanceof PreparedStatement)
+                    && !(out instanceof CallableStatement)) {
+                return Proxy.newProxyInstance(TaggedConnection.class.getClassLoader(),
+                        new Class<?>[] {Statement.class}, new Tagging(st, comment, STATEMENT_SQL_METHODS,
+                                (Connection) proxy));
+            }
+            return out;
         }
     }
 }

@@ -360,7 +360,7 @@ final class ReshardWorkflow implements Workflow {
                 return true;
             }
             try {
-                return range.contains(vindex.keyspaceId(value instanceof Boolean b ? (b ? 1 : 0) : value));
+                return range.contains(Vindexes.keyspaceIdOfColumn(vindex, value));
             } catch (IllegalArgumentException unmapped) {
                 return true;
             }

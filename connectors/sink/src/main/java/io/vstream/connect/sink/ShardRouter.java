@@ -70,7 +70,7 @@ final class ShardRouter {
                     + " by a NOT NULL column (reshard.columns)");
         }
         try {
-            return vindex.keyspaceId(value instanceof Boolean b ? (b ? 1 : 0) : value);
+            return Vindexes.keyspaceIdOfColumn(vindex, value);
         } catch (IllegalArgumentException e) {
             throw new ConnectException("Row of table " + table + " (key " + key + "): the " + vindex.name()
                     + " vindex cannot map sharding column " + column + ": " + e.getMessage() + "; set reshard.vindex"

@@ -35,11 +35,6 @@ public final class Backoff {
         return wait;
     }
 
-    /** The wait {@link #failed()} would return next, without counting a failure. */
-    public long peek() {
-        return nextMs;
-    }
-
     /** Failures since the last success. */
     public int failures() {
         return failures;
@@ -49,10 +44,5 @@ public final class Backoff {
     public void succeeded() {
         nextMs = initialMs;
         failures = 0;
-    }
-
-    /** Sleeps the wait after one more failure ({@link #failed()}). */
-    public void sleepAfterFailure() throws InterruptedException {
-        Thread.sleep(failed());
     }
 }

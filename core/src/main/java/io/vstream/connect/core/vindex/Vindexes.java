@@ -28,6 +28,14 @@ public final class Vindexes {
     }
 
     /** The names {@link #named} accepts, in a stable order. */
+    /**
+     * The keyspace id of a sharding column's value as a driver or Connect reads it: a boolean ({@code TINYINT(1)}) is
+     * the number it stores. Throws {@link IllegalArgumentException} as {@link Vindex#keyspaceId} does.
+     */
+    public static byte[] keyspaceIdOfColumn(Vindex vindex, Object value) {
+        return vindex.keyspaceId(value instanceof Boolean b ? (b ? 1 : 0) : value);
+    }
+
     public static List<String> names() {
         return ALL.stream().map(Vindex::name).toList();
     }
