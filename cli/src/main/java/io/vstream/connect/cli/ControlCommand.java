@@ -14,7 +14,8 @@ import picocli.CommandLine.Spec;
 /**
  * The operator controls, each a documented config change of the workflow's coordinator connector (GET its config,
  * change one key, PUT it back): {@code postpone} sets {@code handoff.postpone=true}, {@code cutover} sets it back to
- * false (releasing a postponed cut-over), {@code cancel} sets {@code workflow.cancel=true}.
+ * false (releasing a postponed cut-over), {@code cancel} sets {@code workflow.cancel=true}, {@code release} sets
+ * {@code ddl.revert.release=true} (ending an online DDL's revert window).
  */
 abstract class ControlCommand implements Callable<Integer> {
     @Mixin
@@ -95,6 +96,24 @@ abstract class ControlCommand implements Callable<Integer> {
 
         String effect() {
             return "the cut-over runs as soon as the workflow is ready";
+        }
+    }
+
+    @Command(name = "release", mixinStandardHelpOptions = true,
+            description = "End a swapped online DDL's revert window now (ddl.revert.release=true): the reverse stream"
+                    + " stops, the original table stays as it is, and the workflow is COMPLETE.")
+    static final class Release extends ControlCommand {
+        String key() {
+            return "ddl.revert.release";
+        }
+
+        String value() {
+            return "true";
+        }
+
+        String effect() {
+            return "the coordinator ends the revert window at its next round (state COMPLETE); the original table is"
+                    + " kept as it is";
         }
     }
 

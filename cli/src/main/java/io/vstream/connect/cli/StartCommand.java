@@ -131,6 +131,11 @@ final class StartCommand implements Callable<Integer> {
                 description = "The longest a cut-over blocks writes (default ${DEFAULT-VALUE}).")
         long lockTimeoutMs;
 
+        @Option(names = "--revert-window-ms", defaultValue = "0", paramLabel = "MS",
+                description = "ddl.revert.window.ms: keep the original table in sync with the new one this long after"
+                        + " the cut-over, until 'vsc release W' (default ${DEFAULT-VALUE}: no revert window).")
+        long revertWindowMs;
+
         @Option(names = "--heartbeat-ms", defaultValue = "200", paramLabel = "MS",
                 description = "The source's heartbeat interval (default ${DEFAULT-VALUE}).")
         long heartbeatMs;
@@ -139,7 +144,8 @@ final class StartCommand implements Callable<Integer> {
         public Integer call() {
             LinkedHashMap<String, HostPort> parsed = Endpoints.shards("--shards", shards);
             var configs = WorkflowConfigs.onlineDdl(new WorkflowConfigs.OnlineDdl(common(), keyspace, database,
-                    table, alter, parsed, user, password(), postpone, cutoverMode, lockTimeoutMs, heartbeatMs));
+                    table, alter, parsed, user, password(), postpone, cutoverMode, lockTimeoutMs, heartbeatMs,
+                    revertWindowMs));
             return Deployer.run(cluster, name, configs, dryRun, json, spec.commandLine().getOut());
         }
     }

@@ -59,7 +59,7 @@ public final class WorkflowConfigs {
     /** {@code vsc start online-ddl}. */
     public record OnlineDdl(Common common, String keyspace, String database, String table, String alter,
                             LinkedHashMap<String, HostPort> shards, String user, String password, boolean postpone,
-                            String cutoverMode, long lockTimeoutMs, long heartbeatMs) {
+                            String cutoverMode, long lockTimeoutMs, long heartbeatMs, long revertWindowMs) {
     }
 
     /** {@code vsc start clone}: one source shard into an empty target, handed over to native replication. */
@@ -104,6 +104,7 @@ public final class WorkflowConfigs {
         coord.put("cutover.mode", w.cutoverMode());
         coord.put("cutover.lock.timeout.ms", String.valueOf(w.lockTimeoutMs()));
         coord.put("handoff.postpone", String.valueOf(w.postpone()));
+        coord.put("ddl.revert.window.ms", String.valueOf(w.revertWindowMs()));
         coord.put("topic.creation.default.partitions", "1");
         coord.put("topic.creation.default.replication.factor", c.replicationFactor());
 

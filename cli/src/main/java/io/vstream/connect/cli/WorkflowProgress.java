@@ -87,8 +87,8 @@ public record WorkflowProgress(StatusRecord latest, Double copyFraction, Integer
                 eta = Math.max(0, Math.round((took * (1 - fraction) / fraction - (r.tsMs() - reached)) / 1000.0));
                 etaBasis = "until copied, at the pace of the tables copied so far";
             }
-        } else if ("COMPLETE".equals(r.state())) {
-            eta = 0L;
+        } else if ("COMPLETE".equals(r.state()) || "REVERTIBLE".equals(r.state())) {
+            eta = 0L; // REVERTIBLE: the ALTER is done, the reverse stream runs until its window ends
         }
 
         StatusRecord.Rows rows = r.rows() == null ? StatusRecord.Rows.NONE : r.rows();

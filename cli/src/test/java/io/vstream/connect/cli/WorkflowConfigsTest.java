@@ -29,7 +29,7 @@ class WorkflowConfigsTest {
         return new WorkflowConfigs.OnlineDdl(new WorkflowConfigs.Common("orders-amount", "vstream.status", null, "3",
                 overrides, "http://localhost:8083"), "commerce", null, "orders", "MODIFY amount DECIMAL(14,2) NOT NULL",
                 Endpoints.shards("--shards", "-80=127.0.0.1:3307,80-=127.0.0.1:3308"), "vstream_ddl", "s3cret", true,
-                "all-at-once", 3000, 200);
+                "all-at-once", 3000, 200, 0);
     }
 
     @Test

@@ -17,6 +17,8 @@ import java.util.List;
  * key. One place for the table's shape and its reading and writing, shared by both sides. A migration the server ran
  * instantly ({@code ALGORITHM=INSTANT}, no ghost) is recorded there too, with {@code method = 'instant'}: it has no
  * plan for an applier ({@link #load} returns none), and the coordinator reads it back ({@link #appliedInstantly}).
+ * A migration that may be reverted has a second row, its <em>reverse plan</em> ({@link #saveRevert}, {@code method =
+ * 'revert'}, under {@link #revertKey}): the new table's changes carried into the kept original after the cut-over.
  */
 public final class MigrationPlans {
     /** One migration on one shard. */
@@ -45,6 +47,25 @@ public final class MigrationPlans {
     /** How a migration fills its new table: through a ghost ({@code copy}) or not at all ({@code instant}). */
     private static final String COPY = "copy";
     private static final String INSTANT = "instant";
+    private static final String REVERT = "revert";
+
+    /**
+     * A migration's reverse plan ({@link #saveRevert}): {@code plan} maps the new table's columns (the table's name
+     * after the swap) onto the kept original's; its ghost table is empty until the applier, reaching the cut-over's
+     * swap in the stream, names the original's new name ({@link #activateRevert}), and {@code since} is then when the
+     * reverse stream began.
+     */
+    public record Revert(Plan plan, java.time.Instant since) {
+        /** Whether the applier has passed the swap and writes the kept original. */
+        public boolean active() {
+            return !plan.ghostTable().isEmpty();
+        }
+    }
+
+    /** The key of a migration's reverse plan in the migrations table. */
+    public static String revertKey(String migration) {
+        return migration + "/revert";
+    }
 
     public static void ensure(Connection conn, String stateDatabase) throws SQLException {
         try (Statement st = conn.createStatement()) {
@@ -146,10 +167,76 @@ public final class MigrationPlans {
         }
     }
 
+    /**
+     * Stores the reverse plan of {@code migration}: after the swap, the rows of {@code table} (the new table) go into
+     * the kept original through {@code mapping} (new names onto old ones), written by {@code keyColumns} (names in the
+     * original). The original's name after the swap is not known yet ({@link #activateRevert} records it).
+     */
+    public static void saveRevert(Connection conn, String stateDatabase, String migration, String database,
+                                  String table, ColumnMapping mapping, List<String> keyColumns,
+                                  boolean writesByDelete) throws SQLException {
+        ensure(conn, stateDatabase);
+        try (PreparedStatement ps = conn.prepareStatement(SqlTag.tag("coordinator", "REPLACE INTO "
+                + SqlIdentifiers.qualify(stateDatabase, "migrations") + " (migration, database_name, table_name,"
+                + " ghost_table, mapping, key_columns, new_unique_key, method) VALUES (?, ?, ?, '', ?, ?, ?, '"
+                + REVERT + "')"))) {
+            ps.setString(1, revertKey(migration));
+            ps.setString(2, database);
+            ps.setString(3, table);
+            ps.setString(4, mapping.toJson());
+            ps.setString(5, String.join(",", keyColumns));
+            ps.setBoolean(6, writesByDelete);
+            ps.executeUpdate();
+        }
+    }
+
+    /** The reverse plan of {@code migration}, or null when it has none (not revertible, or none asked for). */
+    public static Revert loadRevert(Connection conn, String stateDatabase, String migration) throws SQLException {
+        try (PreparedStatement ps = conn.prepareStatement("SELECT database_name, table_name, ghost_table, mapping,"
+                + " key_columns, new_unique_key, UNIX_TIMESTAMP(created_at) FROM " + SqlIdentifiers.qualify(stateDatabase,
+                "migrations") + " WHERE migration = ? AND method = '" + REVERT + "'")) {
+            ps.setString(1, revertKey(migration));
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return null;
+                }
+                Plan plan = new Plan(revertKey(migration), rs.getString(1), rs.getString(2), rs.getString(3),
+                        ColumnMapping.fromJson(rs.getString(4)), Arrays.asList(rs.getString(5).split(",")),
+                        rs.getBoolean(6));
+                java.math.BigDecimal since = rs.getBigDecimal(7);
+                return new Revert(plan, plan.ghostTable().isEmpty() || since == null ? null
+                        : java.time.Instant.ofEpochMilli(since.movePointRight(3).longValue()));
+            }
+        } catch (SQLException e) {
+            if (e.getErrorCode() == 1146 || e.getErrorCode() == 1049 || e.getErrorCode() == 1054) {
+                return null;
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Records, in the caller's transaction, that the applier passed the cut-over's swap: the kept original is now
+     * named {@code originalTable}, and the reverse stream begins now. Returns the active reverse plan, or null when
+     * {@code migration} has none.
+     */
+    public static Revert activateRevert(Connection conn, String stateDatabase, String migration,
+                                        String originalTable) throws SQLException {
+        try (PreparedStatement ps = conn.prepareStatement(SqlTag.tag("sink", "UPDATE "
+                + SqlIdentifiers.qualify(stateDatabase, "migrations") + " SET ghost_table = ?, created_at ="
+                + " CURRENT_TIMESTAMP(6) WHERE migration = ? AND method = '" + REVERT + "'"))) {
+            ps.setString(1, originalTable);
+            ps.setString(2, revertKey(migration));
+            ps.executeUpdate();
+        }
+        return loadRevert(conn, stateDatabase, migration);
+    }
+
     public static void delete(Connection conn, String stateDatabase, String migration) throws SQLException {
         try (PreparedStatement ps = conn.prepareStatement("DELETE FROM " + SqlIdentifiers.qualify(stateDatabase,
-                "migrations") + " WHERE migration = ?")) {
+                "migrations") + " WHERE migration IN (?, ?)")) {
             ps.setString(1, migration);
+            ps.setString(2, revertKey(migration)); // its reverse plan goes with it
             ps.executeUpdate();
         } catch (SQLException e) {
             if (e.getErrorCode() != 1146 && e.getErrorCode() != 1049) {

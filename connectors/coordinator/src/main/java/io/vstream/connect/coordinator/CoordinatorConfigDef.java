@@ -19,6 +19,8 @@ import static io.vstream.connect.coordinator.VStreamCoordinatorConnectorConfig.D
 import static io.vstream.connect.coordinator.VStreamCoordinatorConnectorConfig.DDL_GHOST_FORMAT;
 import static io.vstream.connect.coordinator.VStreamCoordinatorConnectorConfig.DDL_MIGRATION;
 import static io.vstream.connect.coordinator.VStreamCoordinatorConnectorConfig.DDL_PREFER_INSTANT;
+import static io.vstream.connect.coordinator.VStreamCoordinatorConnectorConfig.DDL_REVERT_RELEASE;
+import static io.vstream.connect.coordinator.VStreamCoordinatorConnectorConfig.DDL_REVERT_WINDOW_MS;
 import static io.vstream.connect.coordinator.VStreamCoordinatorConnectorConfig.DDL_TABLE;
 import static io.vstream.connect.coordinator.VStreamCoordinatorConnectorConfig.DIFF_CHUNK_ROWS;
 import static io.vstream.connect.coordinator.VStreamCoordinatorConnectorConfig.DIFF_REQUEST;
@@ -250,6 +252,22 @@ final class CoordinatorConfigDef {
                         + " tries). An ALTER the server cannot run instantly, or one that names its own ALGORITHM or"
                         + " LOCK, takes the copy path (the reason is logged). false: always copy.", GROUP_DDL, ++o,
                 Width.SHORT, "Prefer instant ALTER");
+        def.define(DDL_REVERT_WINDOW_MS, Type.LONG, 0L, ConfigDef.Range.between(0L, 30L * 24 * 3_600_000L),
+                Importance.MEDIUM,
+                "Online DDL: keep the original table (kept under its old name, e.g. <t>_old) equal to the new one for"
+                        + " this long after the cut-over, so that the ALTER can be reverted without losing a write"
+                        + " (docs/online-ddl.md, Revert). The workflow's source and sink keep running as a reverse"
+                        + " stream (the new table's changes applied to the original through the inverse column"
+                        + " mapping), and the workflow waits in REVERTIBLE until the window ends or 'vsc release'"
+                        + " (ddl.revert.release=true) ends it; then it is COMPLETE. A change the original cannot hold"
+                        + " (a value too wide for its type) ends the window at once, the status naming the key. A"
+                        + " revertible ALTER always copies (ddl.prefer.instant does not apply: a revert needs the"
+                        + " original). 0: no reverse stream; the migration is COMPLETE at the swap.", GROUP_DDL, ++o,
+                Width.SHORT, "Revert window (ms)");
+        def.define(DDL_REVERT_RELEASE, Type.BOOLEAN, false, Importance.LOW,
+                "Online DDL: set to true (PUT the config again, or 'vsc release') to end the revert window"
+                        + " (ddl.revert.window.ms) now: the reverse stream stops, the original stays as it is, and the"
+                        + " workflow is COMPLETE.", GROUP_DDL, ++o, Width.SHORT, "End the revert window");
         def.define(DDL_COPY_METHOD, Type.STRING, "server", ConfigDef.CaseInsensitiveValidString.in("server", "stream"),
                 Importance.MEDIUM, "Online DDL: how the ghost is filled with the table's existing rows. 'server'"
                         + " (default): the coordinator copies them on each shard itself, chunk by chunk with INSERT"

@@ -33,11 +33,12 @@ final class OnlineDdlCutOver {
     private final CutOverChecksum checksum;
     private final ServerCopies copies;
     private final LongConsumer writeBlocked;
+    private final RevertWindow revertWindow;
     private long progressLoggedAt;
 
     OnlineDdlCutOver(VStreamCoordinatorConnectorConfig config, String workflow, String migration,
                      ApplierChannel applier, CutOverChecksum checksum, ServerCopies copies,
-                     LongConsumer writeBlocked) {
+                     LongConsumer writeBlocked, RevertWindow revertWindow) {
         this.config = config;
         this.workflow = workflow;
         this.migration = migration;
@@ -46,6 +47,7 @@ final class OnlineDdlCutOver {
         this.checksum = checksum;
         this.copies = copies;
         this.writeBlocked = writeBlocked;
+        this.revertWindow = revertWindow;
     }
 
     String migration() {
@@ -66,8 +68,7 @@ final class OnlineDdlCutOver {
                     + " cut over at a quieter time");
         }
         if (allSwapped()) {
-            complete();
-            return status.to(WorkflowState.COMPLETE);
+            return swapped(status);
         }
         Map<String, VStreamCoordinatorConnectorConfig.Endpoint> pending = new LinkedHashMap<>();
         boolean compared = true;
@@ -104,7 +105,19 @@ final class OnlineDdlCutOver {
                     failure);
             return status.retry(failure);
         }
-        complete();
+        return swapped(status);
+    }
+
+    /**
+     * Every table is swapped: with a revert window the appliers run on as the reverse stream (REVERTIBLE), else they
+     * are retired (COMPLETE). Either way the copy's state is forgotten.
+     */
+    private WorkflowStatus swapped(WorkflowStatus status) throws SQLException {
+        forgetCopy();
+        if (revertWindow.wanted()) {
+            return revertWindow.open(status);
+        }
+        tellAll("HANDED_OFF");
         LOG.info("Workflow {}: the tables are swapped on every shard; complete", workflow);
         return status.to(WorkflowState.COMPLETE);
     }
@@ -196,9 +209,8 @@ final class OnlineDdlCutOver {
         }
     }
 
-    /** Retires the appliers and forgets the server copy's progress: the migration is complete. */
-    private void complete() {
-        tellAll("HANDED_OFF");
+    /** Forgets the server copy's progress and its deferred keys: the ghost is the table now. */
+    private void forgetCopy() {
         for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : shards.entrySet()) {
             try (Connection c = Servers.open(e.getValue())) {
                 GhostCopyState.delete(c, config.stateDatabase(), migration);

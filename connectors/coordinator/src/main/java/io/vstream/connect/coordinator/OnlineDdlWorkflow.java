@@ -5,6 +5,8 @@ import io.vstream.connect.coordinator.copy.GhostCopyState;
 import io.vstream.connect.coordinator.ddl.AlterAnalyzer;
 import io.vstream.connect.coordinator.ddl.AlterPlan;
 import io.vstream.connect.coordinator.ddl.AlterRefusedException;
+import io.vstream.connect.coordinator.ddl.RevertAnalysis;
+import io.vstream.connect.coordinator.ddl.SchemaReader;
 import io.vstream.connect.core.error.ErrorClassifier;
 import io.vstream.connect.jdbc.MigrationPlans;
 import io.vstream.connect.core.position.GtidPosition;
@@ -51,6 +53,8 @@ final class OnlineDdlWorkflow implements Workflow {
     private final ServerCopies copies;
     private final RoundConnections roundConnections = new RoundConnections(); // the watch round's, per shard
     private final OnlineDdlCutOver cutOver;
+    private final RevertWindow revertWindow;
+    private WorkflowState lastState;
 
     OnlineDdlWorkflow(VStreamCoordinatorConnectorConfig config, String workflow) {
         this.config = config;
@@ -63,8 +67,13 @@ final class OnlineDdlWorkflow implements Workflow {
                 .allowNewUniqueKey(config.allowNewUniqueKey()).build();
         this.checksum = new CutOverChecksum(config, workflow, migration, applier);
         this.copies = new ServerCopies(config, migration, applier);
+        this.revertWindow = new RevertWindow(config, workflow, migration, applier, this::tellAll);
         this.cutOver = new OnlineDdlCutOver(config, workflow, migration, applier, checksum, copies,
-                ms -> lastWriteBlockMs = ms);
+                ms -> lastWriteBlockMs = ms, revertWindow);
+    }
+
+    private void tellAll(String command) {
+        cutOver.tellAll(command);
     }
 
     @Override
@@ -74,11 +83,12 @@ final class OnlineDdlWorkflow implements Workflow {
 
     @Override
     public StatusRecords.Progress progress() {
-        return progress;
+        return lastState == WorkflowState.REVERTIBLE ? revertWindow.progress() : progress;
     }
 
     @Override
     public WorkflowStatus step(WorkflowStatus status) throws SQLException, InterruptedException {
+        lastState = status.state();
         if (status.state().isFinal()) {
             copies.close();
             roundConnections.close(); // a final workflow holds no connection
@@ -94,6 +104,8 @@ final class OnlineDdlWorkflow implements Workflow {
                 return watch(status);
             case CUTTING_OVER:
                 return cutOver.step(status);
+            case REVERTIBLE:
+                return revertWindow.step(status);
             default:
                 return status;
         }
@@ -122,7 +134,10 @@ final class OnlineDdlWorkflow implements Workflow {
             return status.failed("the preflight refused the migration (nothing was created): "
                     + String.join("; ", problems));
         }
-        if (config.preferInstant()) {
+        if (config.preferInstant() && !config.revertWindow().isZero()) {
+            LOG.info("Workflow {}: the ALTER copies the table even if the server could run it instantly: a revert"
+                    + " (ddl.revert.window.ms) needs the original", workflow);
+        } else if (config.preferInstant()) {
             WorkflowStatus instant = new InstantMigration(config, workflow, migration).run(status);
             if (instant != null) {
                 return instant;
@@ -152,6 +167,9 @@ final class OnlineDdlWorkflow implements Workflow {
                             + " shard");
                 }
                 plans.put(e.getKey(), plan);
+                if (!config.revertWindow().isZero()) {
+                    saveRevertPlan(c, e.getKey(), plan);
+                }
                 if (config.serverCopy() && config.deferIndexes()) {
                     List<String> deferred = DeferredIndexes.defer(c, config.stateDatabase(), migration,
                             plan.database(), plan.ghost(), plan.ghostCreate());
@@ -174,6 +192,31 @@ final class OnlineDdlWorkflow implements Workflow {
         LOG.info("Workflow {}: ghost table {} created on {} shard(s); mapping {}", workflow, any.ghost(),
                 plans.size(), any.mapping().toJson());
         return status.to(WorkflowState.COPYING);
+    }
+
+    /**
+     * Stores the shard's reverse plan (the new table's columns onto the original's: {@link RevertAnalysis}), read
+     * from both tables while the ghost still has all of its keys. An ALTER that cannot be reverted (a dropped NOT NULL
+     * column without a default, no shared unique key the other way) is not refused: it runs without a revert window,
+     * the reason logged.
+     */
+    private void saveRevertPlan(Connection c, String shard, AlterPlan plan) throws SQLException {
+        try {
+            RevertAnalysis revert = RevertAnalysis.of(plan.database() + "." + plan.table(),
+                    SchemaReader.shape(c, plan.database(), plan.table()),
+                    SchemaReader.shape(c, plan.database(), plan.ghost()), plan.mapping(), true);
+            MigrationPlans.saveRevert(c, config.stateDatabase(), migration, plan.database(), plan.table(),
+                    revert.mapping(), revert.sharedKey(), revert.writesByDelete());
+            LOG.info("Workflow {}: shard {}: after the cut-over the reverse stream keeps the original equal to the new"
+                    + " table through {}{}{}", workflow, shard, revert.mapping().toJson(),
+                    revert.mayNotFit().isEmpty() ? "" : "; a value of " + revert.mayNotFit() + " the original's type"
+                            + " cannot hold ends the revert window",
+                    revert.notes().isEmpty() ? "" : "; " + String.join("; ", revert.notes()));
+        } catch (AlterRefusedException ex) {
+            MigrationPlans.delete(c, config.stateDatabase(), MigrationPlans.revertKey(migration));
+            LOG.warn("Workflow {}: shard {}: this ALTER cannot be reverted, so it completes at the cut-over without a"
+                    + " revert window: {}", workflow, shard, ex.getMessage());
+        }
     }
 
     private void dropGhosts(Map<String, AlterPlan> plans) {
@@ -397,6 +440,9 @@ final class OnlineDdlWorkflow implements Workflow {
             case STALLED:
                 return DiffPlan.waitingBecause("the workflow is " + status.state() + "; the diff runs once it is"
                         + " streaming again");
+            case REVERTIBLE:
+                return DiffPlan.refusedBecause("the ALTER has swapped the tables: the new table serves, and the"
+                        + " reverse stream keeps the original equal to it until the revert window ends");
             case COMPLETE:
                 return DiffPlan.refusedBecause("the ALTER is complete: the ghost is the table now, and the original"
                         + " was kept unchanged since the cut-over; there is nothing to compare");
@@ -423,6 +469,11 @@ final class OnlineDdlWorkflow implements Workflow {
     /** Retires the appliers, drops the ghost tables and the plans; the original tables are untouched. */
     @Override
     public WorkflowStatus cancel(WorkflowStatus status) throws SQLException {
+        if (status.state() == WorkflowState.REVERTIBLE || status.resume() == WorkflowState.REVERTIBLE) {
+            // swapped already: nothing to undo, so a cancel ends the revert window
+            return revertWindow.end(status, "the operator cancelled the workflow (workflow.cancel=true) after its"
+                    + " cut-over, which ends the revert window");
+        }
         copies.close();
         cutOver.tellAll("HANDED_OFF");
         for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : shards.entrySet()) {

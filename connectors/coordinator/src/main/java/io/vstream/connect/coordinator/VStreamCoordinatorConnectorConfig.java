@@ -53,6 +53,8 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
     public static final String DDL_ALLOW_NEW_UNIQUE = "ddl.allow.new.unique.key";
     public static final String DDL_GHOST_FORMAT = "ddl.ghost.name.format";
     public static final String DDL_PREFER_INSTANT = "ddl.prefer.instant";
+    public static final String DDL_REVERT_WINDOW_MS = "ddl.revert.window.ms";
+    public static final String DDL_REVERT_RELEASE = "ddl.revert.release";
     public static final String DDL_COPY_METHOD = "ddl.copy.method";
     public static final String DDL_COPY_THREADS = "ddl.copy.threads";
     public static final String DDL_COPY_CHUNK_TARGET_MS = "ddl.copy.chunk.target.ms";
@@ -203,6 +205,19 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
 
     public boolean preferInstant() {
         return getBoolean(DDL_PREFER_INSTANT);
+    }
+
+    /**
+     * How long after the cut-over the reverse stream keeps the original equal to the new table (ddl.revert.window.ms);
+     * zero: no reverse stream, the migration completes at the swap.
+     */
+    public Duration revertWindow() {
+        return Duration.ofMillis(getLong(DDL_REVERT_WINDOW_MS));
+    }
+
+    /** Whether the operator ended the revert window early (ddl.revert.release, `vsc release`). */
+    public boolean revertReleased() {
+        return getBoolean(DDL_REVERT_RELEASE);
     }
 
     /** Whether the server copy builds the ghost's plain secondary keys after the copy (ddl.copy.defer.indexes). */

@@ -35,6 +35,7 @@ public class VStreamCoordinatorTask extends SourceTask {
     private ConnectorWatch watch;
     private long lastWatched;
     private long stalledSince;
+    private String reverseStreamTrouble; // REVERTIBLE: why the reverse stream's connectors do not run, or null
     private long troubleSince;
     private int troubles;
     private Backoff serverBackoff; // the wait after each failed round: twice poll.interval.ms, doubling
@@ -93,7 +94,15 @@ public class VStreamCoordinatorTask extends SourceTask {
             return emit(status, false); // backing off after a server failed
         }
         boolean cancel = config.cancelled() && (!status.state().isFinal() || status.waitsOnConnectors());
-        if (!cancel && watch != null && (!status.state().isFinal() || status.waitsOnConnectors())) {
+        // after the swap (a revert window) the workflow has nothing to wait for: a stopped reverse stream is told in
+        // the reason, and one that failed for good ends the window (the workflow sees its applier's failure)
+        boolean swapped = status.state() == WorkflowState.REVERTIBLE;
+        if (!cancel && watch != null && swapped) {
+            ConnectorHealth.Verdict v = watchedHealth();
+            if (v != null) {
+                reverseStreamTrouble = v.kind() == ConnectorHealth.Kind.HEALTHY ? null : v.reason();
+            }
+        } else if (!cancel && watch != null && (!status.state().isFinal() || status.waitsOnConnectors())) {
             ConnectorHealth.Verdict v = watchedHealth();
             if (v != null && v.kind() == ConnectorHealth.Kind.FAILED) {
                 return advance(status.waitingOnConnectors(WorkflowState.FAILED, v.reason()));
@@ -117,6 +126,11 @@ public class VStreamCoordinatorTask extends SourceTask {
         troubleSince = 0;
         troubles = 0;
         serverBackoff.succeeded();
+        if (next.state() == WorkflowState.REVERTIBLE && reverseStreamTrouble != null) {
+            next = new WorkflowStatus(WorkflowState.REVERTIBLE, null, next.attempts(), "the reverse stream is not"
+                    + " running (" + reverseStreamTrouble + "): the originals fall behind until it runs again; "
+                    + next.reason());
+        }
         List<SourceRecord> out = advance(next);
         if (!cancel && diff.running()) {
             diff.slice(workflow, status);

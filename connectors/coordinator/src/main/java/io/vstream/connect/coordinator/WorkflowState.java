@@ -1,6 +1,9 @@
 package io.vstream.connect.coordinator;
 
-/** The states of a workflow, in the order a successful one goes through them. */
+/**
+ * The states of a workflow, in the order a successful one goes through them (REVERTIBLE, between CUTTING_OVER and
+ * COMPLETE for a revertible online DDL, is listed last: a state's code in the metrics is its position here).
+ */
 public enum WorkflowState {
     /** Deployed; the preflight has not passed yet. */
     CREATED,
@@ -27,7 +30,13 @@ public enum WorkflowState {
      * Stopped by an error the coordinator cannot get past; the reason says what and how to recover. A workflow failed
      * by one of its tasks (the status's resume state is set) goes on from where it stopped once the task runs again.
      */
-    FAILED;
+    FAILED,
+    /**
+     * Online DDL with a revert window (ddl.revert.window.ms): the tables are swapped and the new one serves, while the
+     * reverse stream keeps the original equal to it until the window ends or the operator releases it (then
+     * COMPLETE). Listed last so that the state codes of the others stay as they were.
+     */
+    REVERTIBLE;
 
     boolean isFinal() {
         return this == COMPLETE || this == CANCELLED || this == FAILED;

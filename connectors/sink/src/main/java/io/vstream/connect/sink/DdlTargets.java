@@ -17,6 +17,11 @@ final class DdlTargets {
             "^\\s*(ALTER\\s+(?:ONLINE\\s+)?(?:IGNORE\\s+)?TABLE|DROP\\s+(?:TEMPORARY\\s+)?TABLE|TRUNCATE(?:\\s+TABLE)?"
                     + "|RENAME\\s+TABLE|CREATE\\s+(?:OR\\s+REPLACE\\s+)?(?:TEMPORARY\\s+)?TABLE)\\s+"
                     + "(?:IF\\s+(?:NOT\\s+)?EXISTS\\s+)?(.*)$", Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+    private static final Pattern RENAME_HEAD = Pattern.compile("^\\s*RENAME\\s+TABLES?\\s+(.*?)\\s*;?\\s*$",
+            Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+    private static final Pattern RENAME_TO = Pattern.compile(
+            "\\s+TO\\s+((?:`(?:[^`]|``)+`|[\\w$]+)(?:\\s*\\.\\s*(?:`(?:[^`]|``)+`|[\\w$]+))?)",
+            Pattern.CASE_INSENSITIVE);
     private static final Pattern NAME = Pattern.compile("\\s*((?:`(?:[^`]|``)+`|[\\w$]+)(?:\\s*\\.\\s*(?:`(?:[^`]|``)+`|[\\w$]+))?)");
 
     private DdlTargets() {
@@ -46,6 +51,49 @@ final class DdlTargets {
             }
         }
         return false;
+    }
+
+    /**
+     * The name {@code database.table} gets from {@code statement} when the statement is a cut-over's swap: a
+     * {@code RENAME TABLE} that renames {@code table} to that name and {@code ghost} to {@code table}, in one
+     * statement; null for any other statement.
+     */
+    static String swappedAway(String statement, String sessionDb, String database, String table, String ghost) {
+        if (statement == null) {
+            return null;
+        }
+        Matcher head = RENAME_HEAD.matcher(COMMENT.matcher(statement).replaceAll(" "));
+        if (!head.matches()) {
+            return null;
+        }
+        String rest = head.group(1);
+        String away = null;
+        boolean ghostIn = false;
+        int pos = 0;
+        while (true) {
+            Matcher from = NAME.matcher(rest);
+            if (!from.find(pos) || from.start() != pos) {
+                return null;
+            }
+            Matcher to = RENAME_TO.matcher(rest.substring(from.end()));
+            if (!to.lookingAt()) {
+                return null;
+            }
+            Target a = target(from.group(1));
+            Target b = target(to.group(1));
+            if (a.is(sessionDb, database, table) && b.is(sessionDb, database, b.table())) {
+                away = b.table();
+            } else if (a.is(sessionDb, database, ghost) && b.is(sessionDb, database, table)) {
+                ghostIn = true;
+            }
+            pos = from.end() + to.end();
+            Matcher comma = Pattern.compile("^\\s*,").matcher(rest.substring(pos));
+            if (!comma.find()) {
+                break;
+            }
+            pos += comma.end();
+        }
+        return ghostIn && rest.substring(pos).isBlank() ? away : null;
     }
 
     /** The tables a statement changes, without database names; empty for other statements. */

@@ -42,7 +42,8 @@ final class PartitionApplier implements Applier {
     private ControlStore controlStore;
     private final RowSchemaStore schemaStore;
     private final RowSchemas rowSchemas = new RowSchemas();
-    private MigrationPlans.Plan plan; // ghost mode
+    private MigrationPlans.Plan plan; // ghost mode: the migration's plan, or its reverse plan past the swap
+    private boolean reverse; // ghost mode: past the cut-over's swap, keeping the original equal to the new table
     private RowOwnership ownership; // reshard into a new shard wider than this log's old shard
     private Connection conn;
     private Connection controlConn; // autocommit: sees the coordinator's latest command
@@ -145,6 +146,14 @@ final class PartitionApplier implements Applier {
                 throw new AwaitingPlan("waiting for the coordinator to write the plan of migration '"
                         + settings.ghostMigration() + "' on " + settings.host() + ":" + settings.port());
             }
+            MigrationPlans.Revert revert = MigrationPlans.loadRevert(conn, settings.stateDatabase(),
+                    settings.ghostMigration());
+            reverse = revert != null && revert.active(); // this applier passed the swap already
+            if (reverse) {
+                plan = revert.plan();
+                strictWrites();
+            }
+            tables.forget(); // the table is the ghost or the kept original, as the plan says
         }
         StateStore.Applied applied = state.load(conn);
         rowSchemas.forget();
@@ -502,6 +511,11 @@ final class PartitionApplier implements Applier {
                 + sourceTable + " to " + t.qualified() + " (key " + keyOf(record) + ", " + topic + "-" + partition
                 + "@" + record.kafkaOffset() + "): " + e.getMessage();
         writer.discard();
+        if (reverse) {
+            // a row the original cannot hold: skipping it would leave the original short of a write, so no revert
+            throw new ConnectException(what + "; the reverse stream of migration " + settings.ghostMigration()
+                    + " stops here: the revert is no longer possible", e);
+        }
         if (poison == null) {
             throw new ConnectException(what, e);
         }
@@ -596,12 +610,21 @@ final class PartitionApplier implements Applier {
         }
         String gtid = value.getString("gtid");
         if (plan != null) {
-            if (DdlTargets.touches(value.getString("statement"), value.getString("db"), plan.database(),
-                    plan.table())) {
-                String why = "a DDL statement changed table " + plan.table() + " during its online migration "
+            String statement = value.getString("statement");
+            if (DdlTargets.touches(statement, value.getString("db"), plan.database(), plan.table())) {
+                String why = reverse
+                        ? "a DDL statement changed table " + plan.table() + " (" + gtid + ") while the reverse stream"
+                        + " of migration " + settings.ghostMigration() + " kept its original `" + plan.ghostTable()
+                        + "` equal to it: the revert is no longer possible"
+                        : "a DDL statement changed table " + plan.table() + " during its online migration "
                         + plan.migration() + " (" + gtid + "): the migration cannot go on; cancel it and run it again";
                 reportFailure(why);
                 throw new ConnectException(why);
+            }
+            String away = DdlTargets.swappedAway(statement, value.getString("db"), plan.database(), plan.table(),
+                    plan.ghostTable());
+            if (away != null) {
+                followSwap(away, gtid);
             }
             commitState(record, value.getString("keyspace"), value.getString("shard"), value.getString("position"));
             return;
@@ -620,6 +643,49 @@ final class PartitionApplier implements Applier {
         }
         commitState(record, value.getString("keyspace"), value.getString("shard"), value.getString("position"));
         flush();
+    }
+
+    /**
+     * The stream reached the cut-over's swap ({@code table} renamed to {@code away}, the ghost to {@code table}): from
+     * here on the table's changes are the new table's. With a reverse plan they go into the kept original through
+     * the reverse mapping, recorded in this record's transaction ({@link MigrationPlans#activateRevert}); without one
+     * the applier has nothing it may write (the coordinator retires it at the swap, so it never gets here) and stops.
+     */
+    private void followSwap(String away, String gtid) throws SQLException {
+        String migration = settings.ghostMigration();
+        if (reverse) {
+            String why = "the reverse stream of migration " + migration + " reached a swap of " + plan.table()
+                    + " and its original `" + plan.ghostTable() + "` (" + gtid + ") that it cannot follow: the revert"
+                    + " is no longer possible";
+            reportFailure(why);
+            throw new ConnectException(why);
+        }
+        MigrationPlans.Revert revert = MigrationPlans.activateRevert(conn, settings.stateDatabase(), migration, away);
+        if (revert == null) {
+            String why = "the stream passed the cut-over of migration " + migration + " (" + gtid + ": " + plan.table()
+                    + " is the new table, the original is `" + away + "`), and the migration keeps no reverse stream"
+                    + " (ddl.revert.window.ms=0): this applier's work ended at the cut-over; delete the sink connector";
+            reportFailure(why);
+            throw new ConnectException(why);
+        }
+        plan = revert.plan();
+        reverse = true;
+        strictWrites();
+        tables.forget();
+        tables.ghost(plan);
+        LOG.info("{}-{}: migration {} swapped its tables at {}: from here on the changes of {} go into the original,"
+                + " now `{}`, through the reverse mapping {} (the reverse stream of a revertible migration)", topic,
+                partition, migration, gtid, plan.table(), away, plan.mapping().toJson());
+    }
+
+    /**
+     * The reverse stream writes in strict mode whatever the server's default: a value the original's narrower type
+     * cannot hold must fail (and end the revert), never be cut to fit.
+     */
+    private void strictWrites() throws SQLException {
+        try (java.sql.Statement st = conn.createStatement()) {
+            st.execute("SET SESSION sql_mode = CONCAT_WS(',', NULLIF(@@SESSION.sql_mode, ''), 'STRICT_ALL_TABLES')");
+        }
     }
 
     /**

@@ -154,6 +154,11 @@ final class TargetTables {
         StreamTables.record(ddl(), settings.stateDatabase(), settings.stream(), entry);
     }
 
+    /** Forgets every table's shape: the next row or FIELD looks it up again. */
+    void forget() {
+        tables.clear();
+    }
+
     /** The ghost table of an online-DDL migration on this shard, written through the plan's column mapping. */
     TargetTable ghost(io.vstream.connect.jdbc.MigrationPlans.Plan plan) throws SQLException {
         TargetTable shape = lookupTable(plan.database(), plan.ghostTable());

@@ -28,6 +28,28 @@ class DdlTargetsTest {
     }
 
     @Test
+    void recognisesACutOversSwapAndNothingElse() {
+        String swap = "/* vstream-connect:coordinator */ RENAME TABLE `shop`.`orders` TO `shop`.`orders_old`,"
+                + " `shop`.`_orders_gho` TO `shop`.`orders`";
+        assertThat(DdlTargets.swappedAway(swap, null, "shop", "orders", "_orders_gho")).isEqualTo("orders_old");
+        assertThat(DdlTargets.swappedAway("rename table orders to o2, _orders_gho to orders", "shop", "shop", "orders",
+                "_orders_gho")).isEqualTo("o2");
+        // another database, only half a swap, more than a swap, not a rename
+        assertThat(DdlTargets.swappedAway(swap, null, "other", "orders", "_orders_gho")).isNull();
+        assertThat(DdlTargets.swappedAway("RENAME TABLE orders TO o2", "shop", "shop", "orders", "_orders_gho"))
+                .isNull();
+        assertThat(DdlTargets.swappedAway("RENAME TABLE _orders_gho TO orders", "shop", "shop", "orders",
+                "_orders_gho")).isNull();
+        assertThat(DdlTargets.swappedAway("RENAME TABLE orders TO other.o2, _orders_gho TO orders", "shop", "shop",
+                "orders", "_orders_gho")).isNull();
+        assertThat(DdlTargets.swappedAway("ALTER TABLE orders ADD x INT", "shop", "shop", "orders", "_orders_gho"))
+                .isNull();
+        // the revert's swap is the same shape with the names turned around
+        assertThat(DdlTargets.swappedAway("RENAME TABLE orders TO orders_new, orders_old TO orders", "shop", "shop",
+                "orders", "orders_old")).isEqualTo("orders_new");
+    }
+
+    @Test
     void aSameNamedTableOfAnotherDatabaseIsAnotherTable() {
         assertThat(DdlTargets.touches("DROP TABLE IF EXISTS fid_ddl2.wide", "fid_ddl", "fid_ddl", "wide")).isFalse();
         assertThat(DdlTargets.touches("DROP TABLE IF EXISTS wide", "fid_ddl2", "fid_ddl", "wide")).isFalse();

@@ -24,9 +24,12 @@ import java.util.regex.Pattern;
  * @param sharedKey the unique key the reverse stream writes rows by, by its names in the old table
  * @param mayNotFit shared columns, by their names in the new table, whose values the old type may not hold
  * @param notes     what the reverse analysis noted (a column dropped and added again, ...)
+ * @param writesByDelete whether the reverse stream writes a row by deleting its key and inserting it (the old table
+ *                  enforces a uniqueness the new one lacks, or the shared key only lies inside its key), as
+ *                  {@link AlterPlan#writesByDelete()} decides it the forward way
  */
 public record RevertAnalysis(ColumnMapping mapping, List<String> sharedKey, List<String> mayNotFit,
-                             List<String> notes) {
+                             List<String> notes, boolean writesByDelete) {
     private static final Pattern SIZED = Pattern.compile("^([a-z]+)\\((\\d+)(?:,(\\d+))?\\)");
     private static final List<String> INTEGERS = List.of("tinyint", "smallint", "mediumint", "int", "bigint");
     private static final List<String> TEXTS = List.of("tinytext", "text", "mediumtext", "longtext");
@@ -59,7 +62,8 @@ public record RevertAnalysis(ColumnMapping mapping, List<String> sharedKey, List
                 narrow.add(e.getKey());
             }
         }
-        return new RevertAnalysis(reverse.mapping(), reverse.sharedKey(), narrow, reverse.notes());
+        return new RevertAnalysis(reverse.mapping(), reverse.sharedKey(), narrow, reverse.notes(),
+                !reverse.newUniqueKeys().isEmpty() || reverse.keyGrows());
     }
 
     /**
