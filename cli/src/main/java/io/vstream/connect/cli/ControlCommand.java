@@ -15,7 +15,8 @@ import picocli.CommandLine.Spec;
  * The operator controls, each a documented config change of the workflow's coordinator connector (GET its config,
  * change one key, PUT it back): {@code postpone} sets {@code handoff.postpone=true}, {@code cutover} sets it back to
  * false (releasing a postponed cut-over), {@code cancel} sets {@code workflow.cancel=true}, {@code release} sets
- * {@code ddl.revert.release=true} (ending an online DDL's revert window).
+ * {@code ddl.revert.release=true} (ending an online DDL's revert window), {@code revert} sets {@code ddl.revert=true}
+ * (swapping a revertible online DDL's original tables back).
  */
 abstract class ControlCommand implements Callable<Integer> {
     @Mixin
@@ -114,6 +115,24 @@ abstract class ControlCommand implements Callable<Integer> {
         String effect() {
             return "the coordinator ends the revert window at its next round (state COMPLETE); the original table is"
                     + " kept as it is";
+        }
+    }
+
+    @Command(name = "revert", mixinStandardHelpOptions = true,
+            description = "Swap a revertible online DDL's original tables back (ddl.revert=true): the same cut-over as"
+                    + " the ALTER's, on every shard; the workflow goes REVERTING, then REVERTED.")
+    static final class Revert extends ControlCommand {
+        String key() {
+            return "ddl.revert";
+        }
+
+        String value() {
+            return "true";
+        }
+
+        String effect() {
+            return "once the workflow is REVERTIBLE the original tables are swapped back on every shard (REVERTING,"
+                    + " then REVERTED); 'vsc status " + workflow + "' follows it";
         }
     }
 

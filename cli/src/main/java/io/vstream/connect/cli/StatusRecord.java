@@ -128,6 +128,7 @@ public record StatusRecord(String workflow, String type, String state, String st
     }
 
     public static boolean isFinal(String state) {
-        return "COMPLETE".equals(state) || "CANCELLED".equals(state) || "FAILED".equals(state);
+        return "COMPLETE".equals(state) || "CANCELLED".equals(state) || "FAILED".equals(state)
+                || "REVERTED".equals(state);
     }
 }

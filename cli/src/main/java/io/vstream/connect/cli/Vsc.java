@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
 @Command(name = "vsc", mixinStandardHelpOptions = true, versionProvider = Vsc.Version.class,
         description = "Operate vstream-connect workflows on a Kafka Connect cluster.",
         subcommands = {StartCommand.class, StatusCommand.class, ControlCommand.Cutover.class,
-                ControlCommand.Postpone.class, ControlCommand.Cancel.class, ControlCommand.Release.class,
+                ControlCommand.Postpone.class, ControlCommand.Cancel.class, ControlCommand.Release.class, ControlCommand.Revert.class,
                 DiffCommand.class, ValidateCommand.class,
                 CommandLine.HelpCommand.class},
         footer = {"", "Exit codes: 0 ok, 1 failure or validation errors, 2 usage, 3 cannot reach the cluster,"

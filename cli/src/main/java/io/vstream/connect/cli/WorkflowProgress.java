@@ -35,7 +35,7 @@ public record WorkflowProgress(StatusRecord latest, Double copyFraction, Integer
         Double fraction = null;
         Integer done = null;
         StatusRecord basis = r;
-        if (r.isFinal() && !"COMPLETE".equals(r.state())) {
+        if (r.isFinal() && !"COMPLETE".equals(r.state()) && !"REVERTED".equals(r.state())) {
             basis = lastNotFinal(all); // a failed or cancelled workflow keeps the copy progress it reached
         }
         if (basis != null) {
@@ -87,7 +87,7 @@ public record WorkflowProgress(StatusRecord latest, Double copyFraction, Integer
                 eta = Math.max(0, Math.round((took * (1 - fraction) / fraction - (r.tsMs() - reached)) / 1000.0));
                 etaBasis = "until copied, at the pace of the tables copied so far";
             }
-        } else if ("COMPLETE".equals(r.state()) || "REVERTIBLE".equals(r.state())) {
+        } else if ("COMPLETE".equals(r.state()) || "REVERTIBLE".equals(r.state()) || "REVERTED".equals(r.state())) {
             eta = 0L; // REVERTIBLE: the ALTER is done, the reverse stream runs until its window ends
         }
 

@@ -19,6 +19,7 @@ import static io.vstream.connect.coordinator.VStreamCoordinatorConnectorConfig.D
 import static io.vstream.connect.coordinator.VStreamCoordinatorConnectorConfig.DDL_GHOST_FORMAT;
 import static io.vstream.connect.coordinator.VStreamCoordinatorConnectorConfig.DDL_MIGRATION;
 import static io.vstream.connect.coordinator.VStreamCoordinatorConnectorConfig.DDL_PREFER_INSTANT;
+import static io.vstream.connect.coordinator.VStreamCoordinatorConnectorConfig.DDL_REVERT;
 import static io.vstream.connect.coordinator.VStreamCoordinatorConnectorConfig.DDL_REVERT_RELEASE;
 import static io.vstream.connect.coordinator.VStreamCoordinatorConnectorConfig.DDL_REVERT_WINDOW_MS;
 import static io.vstream.connect.coordinator.VStreamCoordinatorConnectorConfig.DDL_TABLE;
@@ -268,6 +269,14 @@ final class CoordinatorConfigDef {
                 "Online DDL: set to true (PUT the config again, or 'vsc release') to end the revert window"
                         + " (ddl.revert.window.ms) now: the reverse stream stops, the original stays as it is, and the"
                         + " workflow is COMPLETE.", GROUP_DDL, ++o, Width.SHORT, "End the revert window");
+        def.define(DDL_REVERT, Type.BOOLEAN, false, Importance.LOW,
+                "Online DDL: set to true (PUT the config again, or 'vsc revert') while the workflow is REVERTIBLE to"
+                        + " swap the original tables back on every shard (REVERTING, then REVERTED): the same cut-over"
+                        + " as the ALTER's (its checksum through the reverse mapping, the sentry swap, writes blocked"
+                        + " at most cutover.lock.timeout.ms, at most cutover.max.attempts attempts), after which the"
+                        + " originals hold every write made to the new tables, and the ALTERed tables are kept. Set"
+                        + " before the window opens, the revert runs as soon as it has.", GROUP_DDL, ++o,
+                Width.SHORT, "Revert");
         def.define(DDL_COPY_METHOD, Type.STRING, "server", ConfigDef.CaseInsensitiveValidString.in("server", "stream"),
                 Importance.MEDIUM, "Online DDL: how the ghost is filled with the table's existing rows. 'server'"
                         + " (default): the coordinator copies them on each shard itself, chunk by chunk with INSERT"

@@ -10,7 +10,7 @@ public interface CoordinatorMetricsMXBean {
 
     /**
      * CREATED 0, COPYING 1, CATCHING_UP 2, READY 3, POSTPONED 4, CUTTING_OVER 5, STALLED 6, COMPLETE 7, CANCELLED 8,
-     * FAILED 9, REVERTIBLE 10.
+     * FAILED 9, REVERTIBLE 10, REVERTING 11, REVERTED 12.
      */
     int getStateCode();
 

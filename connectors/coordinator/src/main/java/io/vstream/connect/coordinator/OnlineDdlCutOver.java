@@ -34,11 +34,29 @@ final class OnlineDdlCutOver {
     private final ServerCopies copies;
     private final LongConsumer writeBlocked;
     private final RevertWindow revertWindow;
+    private final boolean revert; // the swap back of a revert: the new table and the kept original exchanged
     private long progressLoggedAt;
 
     OnlineDdlCutOver(VStreamCoordinatorConnectorConfig config, String workflow, String migration,
                      ApplierChannel applier, CutOverChecksum checksum, ServerCopies copies,
                      LongConsumer writeBlocked, RevertWindow revertWindow) {
+        this(config, workflow, migration, applier, checksum, copies, writeBlocked, revertWindow, false);
+    }
+
+    /**
+     * The cut-over of a revert ({@code vsc revert}): the same protocol on the migration's reverse plan (the new table
+     * as the table, the kept original as its ghost), with its own checksum through the reverse mapping; no copy.
+     */
+    static OnlineDdlCutOver revert(VStreamCoordinatorConnectorConfig config, String workflow, String migration,
+                                   ApplierChannel applier, LongConsumer writeBlocked, RevertWindow revertWindow) {
+        String key = MigrationPlans.revertKey(migration);
+        return new OnlineDdlCutOver(config, workflow, key, applier, new CutOverChecksum(config, workflow, key,
+                applier), null, writeBlocked, revertWindow, true);
+    }
+
+    private OnlineDdlCutOver(VStreamCoordinatorConnectorConfig config, String workflow, String migration,
+                             ApplierChannel applier, CutOverChecksum checksum, ServerCopies copies,
+                             LongConsumer writeBlocked, RevertWindow revertWindow, boolean revert) {
         this.config = config;
         this.workflow = workflow;
         this.migration = migration;
@@ -48,6 +66,7 @@ final class OnlineDdlCutOver {
         this.copies = copies;
         this.writeBlocked = writeBlocked;
         this.revertWindow = revertWindow;
+        this.revert = revert;
     }
 
     String migration() {
@@ -61,6 +80,10 @@ final class OnlineDdlCutOver {
 
     /** The checksum (in slices, each at an exact position) on every shard, then the atomic swap on every shard. */
     WorkflowStatus step(WorkflowStatus status) throws SQLException, InterruptedException {
+        if (status.attempts() >= config.cutOverMaxAttempts() && revert) {
+            tellAll("RUN");
+            return revertWindow.revertFailed(status, status.reason());
+        }
         if (status.attempts() >= config.cutOverMaxAttempts()) {
             tellAll("RUN");
             return status.failed("the cut-over failed " + status.attempts() + " times (last: " + status.reason()
@@ -81,19 +104,24 @@ final class OnlineDdlCutOver {
                 continue;
             }
             CutOverChecksum.Slice slice = checksum.slice(e.getKey(), e.getValue());
+            if (slice.mismatch() != null && revert) {
+                return revertWindow.end(status, "the revert's checksum found that the original does not hold what the"
+                        + " new table holds (" + slice.mismatch() + "): the revert is no longer possible");
+            }
             if (slice.mismatch() != null) {
                 tellAll("RUN");
                 return status.failed(slice.mismatch());
             }
             if (slice.gaveUp() != null) {
-                return status.retry("checksum: " + slice.gaveUp());
+                return revert ? revertWindow.retry(status, "checksum: " + slice.gaveUp())
+                        : status.retry("checksum: " + slice.gaveUp());
             }
             compared &= checksum.done(e.getKey());
         }
         if (!compared) {
             return status; // more slices of the checksum on the next rounds
         }
-        WorkflowStatus waiting = config.serverCopy() ? awaitKeys(status, pending) : null;
+        WorkflowStatus waiting = config.serverCopy() && !revert ? awaitKeys(status, pending) : null;
         if (waiting != null) {
             return waiting;
         }
@@ -101,9 +129,9 @@ final class OnlineDdlCutOver {
         String failure = CutOverRunner.run(this, config, pending, applier, workflow);
         if (failure != null) {
             tellAll("RUN");
-            LOG.warn("Workflow {}: cut-over attempt {} did not swap: {}; retrying", workflow, status.attempts() + 1,
-                    failure);
-            return status.retry(failure);
+            LOG.warn("Workflow {}: {}cut-over attempt {} did not swap: {}; retrying", workflow, revert ? "the revert's "
+                    : "", status.attempts() + 1, failure);
+            return revert ? revertWindow.retry(status, failure) : status.retry(failure);
         }
         return swapped(status);
     }
@@ -113,6 +141,9 @@ final class OnlineDdlCutOver {
      * are retired (COMPLETE). Either way the copy's state is forgotten.
      */
     private WorkflowStatus swapped(WorkflowStatus status) throws SQLException {
+        if (revert) {
+            return revertWindow.reverted(status);
+        }
         forgetCopy();
         if (revertWindow.wanted()) {
             return revertWindow.open(status);

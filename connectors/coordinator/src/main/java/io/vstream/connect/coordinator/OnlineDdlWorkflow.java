@@ -54,6 +54,7 @@ final class OnlineDdlWorkflow implements Workflow {
     private final RoundConnections roundConnections = new RoundConnections(); // the watch round's, per shard
     private final OnlineDdlCutOver cutOver;
     private final RevertWindow revertWindow;
+    private final OnlineDdlCutOver revertCutOver;
     private WorkflowState lastState;
 
     OnlineDdlWorkflow(VStreamCoordinatorConnectorConfig config, String workflow) {
@@ -70,6 +71,8 @@ final class OnlineDdlWorkflow implements Workflow {
         this.revertWindow = new RevertWindow(config, workflow, migration, applier, this::tellAll);
         this.cutOver = new OnlineDdlCutOver(config, workflow, migration, applier, checksum, copies,
                 ms -> lastWriteBlockMs = ms, revertWindow);
+        this.revertCutOver = OnlineDdlCutOver.revert(config, workflow, migration, applier, ms -> lastWriteBlockMs = ms,
+                revertWindow);
     }
 
     private void tellAll(String command) {
@@ -83,7 +86,8 @@ final class OnlineDdlWorkflow implements Workflow {
 
     @Override
     public StatusRecords.Progress progress() {
-        return lastState == WorkflowState.REVERTIBLE ? revertWindow.progress() : progress;
+        return lastState == WorkflowState.REVERTIBLE || lastState == WorkflowState.REVERTING
+                ? revertWindow.progress() : progress;
     }
 
     @Override
@@ -106,6 +110,8 @@ final class OnlineDdlWorkflow implements Workflow {
                 return cutOver.step(status);
             case REVERTIBLE:
                 return revertWindow.step(status);
+            case REVERTING:
+                return revertCutOver.step(status);
             default:
                 return status;
         }
@@ -441,8 +447,11 @@ final class OnlineDdlWorkflow implements Workflow {
                 return DiffPlan.waitingBecause("the workflow is " + status.state() + "; the diff runs once it is"
                         + " streaming again");
             case REVERTIBLE:
+            case REVERTING:
                 return DiffPlan.refusedBecause("the ALTER has swapped the tables: the new table serves, and the"
                         + " reverse stream keeps the original equal to it until the revert window ends");
+            case REVERTED:
+                return DiffPlan.refusedBecause("the ALTER is reverted: the original tables serve again");
             case COMPLETE:
                 return DiffPlan.refusedBecause("the ALTER is complete: the ghost is the table now, and the original"
                         + " was kept unchanged since the cut-over; there is nothing to compare");
@@ -469,7 +478,7 @@ final class OnlineDdlWorkflow implements Workflow {
     /** Retires the appliers, drops the ghost tables and the plans; the original tables are untouched. */
     @Override
     public WorkflowStatus cancel(WorkflowStatus status) throws SQLException {
-        if (status.state() == WorkflowState.REVERTIBLE || status.resume() == WorkflowState.REVERTIBLE) {
+        if (status.state() == WorkflowState.REVERTIBLE || status.state() == WorkflowState.REVERTING) {
             // swapped already: nothing to undo, so a cancel ends the revert window
             return revertWindow.end(status, "the operator cancelled the workflow (workflow.cancel=true) after its"
                     + " cut-over, which ends the revert window");

@@ -21,7 +21,9 @@ import org.slf4j.LoggerFactory;
  * window is counted on each shard's own clock from that moment; it ends when it has lasted {@code
  * ddl.revert.window.ms} on the shard that started first, when the operator releases it, or at once when a shard's
  * reverse stream fails (the original then misses a write: the revert is no longer possible). Ending it retires the
- * appliers: the workflow is COMPLETE, with the reason. Touches every shard.
+ * appliers: the workflow is COMPLETE, with the reason. Asked to revert ({@code ddl.revert}), it hands the workflow
+ * to the revert's cut-over (REVERTING, {@link OnlineDdlCutOver#revert}), which ends in REVERTED or back here.
+ * Touches every shard.
  */
 final class RevertWindow {
     private static final Logger LOG = LoggerFactory.getLogger(RevertWindow.class);
@@ -66,8 +68,8 @@ final class RevertWindow {
         tellAll.accept("RUN");
         LOG.info("Workflow {}: the tables are swapped on every shard; the reverse stream keeps the originals equal to"
                 + " the new tables for {} ms (ddl.revert.window.ms)", workflow, config.revertWindow().toMillis());
-        return new WorkflowStatus(WorkflowState.REVERTIBLE, null, status.attempts(), "the reverse stream starts: the"
-                + " originals follow the new tables once each shard's applier passes the swap");
+        return new WorkflowStatus(WorkflowState.REVERTIBLE, null, 0, "the reverse stream starts: the originals follow"
+                + " the new tables once each shard's applier passes the swap");
     }
 
     StatusRecords.Progress progress() {
@@ -120,12 +122,51 @@ final class RevertWindow {
             return end(status, "the revert window of " + config.revertWindow().toMillis() + " ms"
                     + " (ddl.revert.window.ms) is over");
         }
+        if (config.revertRequested() && starting.isEmpty()) {
+            if (status.attempts() < config.cutOverMaxAttempts()) {
+                LOG.info("Workflow {}: revert asked (ddl.revert=true): swapping the originals back on every shard",
+                        workflow);
+                return new WorkflowStatus(WorkflowState.REVERTING, null, status.attempts(), null);
+            }
+            return new WorkflowStatus(WorkflowState.REVERTIBLE, null, status.attempts(), status.reason());
+        }
+        if (!config.revertRequested() && status.attempts() > 0) {
+            status = new WorkflowStatus(WorkflowState.REVERTIBLE, null, 0, null); // asked again: tries afresh
+        }
         String reason = !starting.isEmpty()
                 ? "the reverse stream starts: waiting for the applier of shard(s) " + starting + " to pass the swap"
                 : "revertible until " + UNTIL.format(until) + ": the reverse stream keeps the original `" + original
                 + "` equal to `" + config.ddlTable() + "` on every shard; 'vsc release " + workflow + "' ends it"
                 + " now";
         return new WorkflowStatus(WorkflowState.REVERTIBLE, null, status.attempts(), reason);
+    }
+
+    /** A revert's cut-over attempt that did not swap: the window stays open, the next round tries again. */
+    WorkflowStatus retry(WorkflowStatus status, String why) {
+        return new WorkflowStatus(WorkflowState.REVERTIBLE, null, status.attempts() + 1, "the revert's cut-over"
+                + " attempt " + (status.attempts() + 1) + " did not swap (" + why + "); the new tables serve, the"
+                + " window stays open and the revert is tried again");
+    }
+
+    /** The revert gave up after cutover.max.attempts attempts: the window stays open, nothing is tried until asked. */
+    WorkflowStatus revertFailed(WorkflowStatus status, String last) {
+        LOG.warn("Workflow {}: the revert failed {} times; the new tables serve and the window stays open", workflow,
+                status.attempts());
+        return new WorkflowStatus(WorkflowState.REVERTIBLE, null, status.attempts(), "the revert failed "
+                + status.attempts() + " times (last: " + last + "); the new tables serve and the reverse stream runs;"
+                + " to try again, set ddl.revert=false and then true (or raise cutover.lock.timeout.ms)");
+    }
+
+    /**
+     * Every shard's original is the table again: the appliers are retired (a revert is not itself kept revertible:
+     * the ALTERed table stops changing here) and the workflow is REVERTED.
+     */
+    WorkflowStatus reverted(WorkflowStatus status) {
+        tellAll.accept("HANDED_OFF");
+        LOG.info("Workflow {}: reverted: the original tables are the tables again on every shard", workflow);
+        return new WorkflowStatus(WorkflowState.REVERTED, null, status.attempts(), "reverted: the original tables"
+                + " serve again on every shard, holding every write made to the new ones; the ALTERed tables are"
+                + " kept (not updated any more) until dropped");
     }
 
     /** Retires the appliers: the originals stay as they are, the migration is complete. */

@@ -96,7 +96,7 @@ public class VStreamCoordinatorTask extends SourceTask {
         boolean cancel = config.cancelled() && (!status.state().isFinal() || status.waitsOnConnectors());
         // after the swap (a revert window) the workflow has nothing to wait for: a stopped reverse stream is told in
         // the reason, and one that failed for good ends the window (the workflow sees its applier's failure)
-        boolean swapped = status.state() == WorkflowState.REVERTIBLE;
+        boolean swapped = status.state() == WorkflowState.REVERTIBLE || status.state() == WorkflowState.REVERTING;
         if (!cancel && watch != null && swapped) {
             ConnectorHealth.Verdict v = watchedHealth();
             if (v != null) {

@@ -2,7 +2,8 @@ package io.vstream.connect.coordinator;
 
 /**
  * The states of a workflow, in the order a successful one goes through them (REVERTIBLE, between CUTTING_OVER and
- * COMPLETE for a revertible online DDL, is listed last: a state's code in the metrics is its position here).
+ * COMPLETE for a revertible online DDL, and REVERTING and REVERTED after it, are listed last: a state's code in the
+ * metrics is its position here).
  */
 public enum WorkflowState {
     /** Deployed; the preflight has not passed yet. */
@@ -36,9 +37,13 @@ public enum WorkflowState {
      * reverse stream keeps the original equal to it until the window ends or the operator releases it (then
      * COMPLETE). Listed last so that the state codes of the others stay as they were.
      */
-    REVERTIBLE;
+    REVERTIBLE,
+    /** Online DDL asked to revert (ddl.revert) while REVERTIBLE: the swap back is running (a failed attempt returns). */
+    REVERTING,
+    /** Done: the revert swapped the original tables back; they hold every write made to the new ones. */
+    REVERTED;
 
     boolean isFinal() {
-        return this == COMPLETE || this == CANCELLED || this == FAILED;
+        return this == COMPLETE || this == CANCELLED || this == FAILED || this == REVERTED;
     }
 }
