@@ -15,8 +15,8 @@ import picocli.CommandLine.Spec;
  * The operator controls, each a documented config change of the workflow's coordinator connector (GET its config,
  * change one key, PUT it back): {@code postpone} sets {@code handoff.postpone=true}, {@code cutover} sets it back to
  * false (releasing a postponed cut-over), {@code cancel} sets {@code workflow.cancel=true}, {@code release} sets
- * {@code ddl.revert.release=true} (ending an online DDL's revert window), {@code revert} sets {@code ddl.revert=true}
- * (swapping a revertible online DDL's original tables back).
+ * {@code ddl.revert.release=true} (ending an online DDL's revert window), {@code revert} flips {@code ddl.revert}
+ * (swapping a revertible online DDL's tables the other way).
  */
 abstract class ControlCommand implements Callable<Integer> {
     @Mixin
@@ -35,6 +35,11 @@ abstract class ControlCommand implements Callable<Integer> {
 
     abstract String value();
 
+    /** The value to set, given the connector's current config (most commands set a fixed one). */
+    String value(Map<String, String> current) {
+        return value();
+    }
+
     abstract String effect();
 
     @Override
@@ -44,9 +49,10 @@ abstract class ControlCommand implements Callable<Integer> {
         Workflows.Info info = Workflows.required(Workflows.find(rest.connectorConfigs()), workflow, rest.base());
         Map<String, String> config = new LinkedHashMap<>(rest.config(info.coordinator()));
         String before = config.get(key());
-        boolean changed = !value().equals(before);
+        String value = value(config);
+        boolean changed = !value.equals(before);
         if (changed) {
-            config.put(key(), value());
+            config.put(key(), value);
             rest.putConfig(info.coordinator(), config);
         }
         if (json) {
@@ -54,15 +60,15 @@ abstract class ControlCommand implements Callable<Integer> {
             n.put("workflow", info.name());
             n.put("coordinator", info.coordinator());
             n.put("key", key());
-            n.put("value", value());
+            n.put("value", value);
             n.put("previous", before);
             n.put("changed", changed);
             Output.json(out, n);
         } else if (changed) {
-            out.println(info.name() + ": " + key() + "=" + value() + " on connector " + info.coordinator() + "; "
+            out.println(info.name() + ": " + key() + "=" + value + " on connector " + info.coordinator() + "; "
                     + effect());
         } else {
-            out.println(info.name() + ": " + key() + " is already " + value() + "; nothing changed");
+            out.println(info.name() + ": " + key() + " is already " + value + "; nothing changed");
         }
         return ExitCodes.OK;
     }
@@ -102,7 +108,8 @@ abstract class ControlCommand implements Callable<Integer> {
 
     @Command(name = "release", mixinStandardHelpOptions = true,
             description = "End a swapped online DDL's revert window now (ddl.revert.release=true): the reverse stream"
-                    + " stops, the original table stays as it is, and the workflow is COMPLETE.")
+                    + " stops, the tables stay as they are, and the workflow is COMPLETE (the ALTERed tables serve) or"
+                    + " REVERTED (the originals do).")
     static final class Release extends ControlCommand {
         String key() {
             return "ddl.revert.release";
@@ -113,26 +120,39 @@ abstract class ControlCommand implements Callable<Integer> {
         }
 
         String effect() {
-            return "the coordinator ends the revert window at its next round (state COMPLETE); the original table is"
-                    + " kept as it is";
+            return "the coordinator ends the revert window at its next round (state COMPLETE, or REVERTED if the"
+                    + " original tables serve); the tables are kept as they are";
         }
     }
 
     @Command(name = "revert", mixinStandardHelpOptions = true,
-            description = "Swap a revertible online DDL's original tables back (ddl.revert=true): the same cut-over as"
-                    + " the ALTER's, on every shard; the workflow goes REVERTING, then REVERTED.")
+            description = "Swap a revertible online DDL's tables the other way (flips ddl.revert): the original tables"
+                    + " back in (REVERTING, then REVERTIBLE with the ALTERed tables following), or, run again while"
+                    + " the window is open, the ALTERed tables back in. The same cut-over as the ALTER's, on every"
+                    + " shard.")
     static final class Revert extends ControlCommand {
+        private boolean toOriginal = true;
+
         String key() {
             return "ddl.revert";
         }
 
         String value() {
-            return "true";
+            return String.valueOf(toOriginal);
+        }
+
+        @Override
+        String value(Map<String, String> current) {
+            toOriginal = !Boolean.parseBoolean(current.getOrDefault(key(), "false"));
+            return value();
         }
 
         String effect() {
-            return "once the workflow is REVERTIBLE the original tables are swapped back on every shard (REVERTING,"
-                    + " then REVERTED); 'vsc status " + workflow + "' follows it";
+            return toOriginal
+                    ? "once the workflow is REVERTIBLE the original tables are swapped back in on every shard"
+                    + " (REVERTING); 'vsc status " + workflow + "' follows it"
+                    : "the ALTERed tables are swapped back in on every shard (REVERTING); 'vsc status " + workflow
+                    + "' follows it";
         }
     }
 

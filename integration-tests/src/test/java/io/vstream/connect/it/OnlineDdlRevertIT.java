@@ -61,9 +61,11 @@ class OnlineDdlRevertIT {
 
     /**
      * The issue's test: writers and readers (on both shards and on a native replica of one) run before, through and
-     * after the cut-over and the revert; once the workflow is REVERTIBLE the writers go on, then `vsc revert` swaps
-     * the originals back while they still write, and they go on after it. Then every shard's table has the old shape
-     * again and holds exactly the writers' model: every acknowledged write, including those made to the new table.
+     * after the cut-over and the swaps of the revert window; once the workflow is REVERTIBLE the writers go on, then
+     * `vsc revert` swaps the originals back in while they still write, a second one the ALTERed tables, a third one
+     * the originals again, the writers going on after each; then the window is released. Every shard's table has the
+     * old shape again and holds exactly the writers' model: every acknowledged write, including those made to the
+     * ALTERed tables while they served.
      * No write failed, no reader saw an error, no write waited longer than the cut-over's lock timeout.
      */
     @Test
@@ -92,10 +94,18 @@ class OnlineDdlRevertIT {
             assertThat(revertible.getString("reason")).contains("orders_old").contains("vsc release");
             assertThat(load.isRunning()).as("the cut-over happened under load").isTrue();
             load.awaitCommits(load.stats().commits() + 300, Duration.ofMinutes(3)); // writes to the new table
-            m.reconfigure(Map.of("ddl.revert", "true")); // what `vsc revert` does
-            m.awaitStatus("REVERTED", s -> "REVERTED".equals(s.getString("state")));
-            assertThat(load.isRunning()).as("the revert happened under load").isTrue();
-            load.awaitCommits(load.stats().commits() + 300, Duration.ofMinutes(3)); // writes to the original again
+            // `vsc revert` flips ddl.revert: the originals back in; again: the ALTERed tables; again: the originals
+            for (boolean toOriginal : new boolean[] {true, false, true}) {
+                m.reconfigure(Map.of("ddl.revert", String.valueOf(toOriginal)));
+                String side = toOriginal ? "reverted:" : "revertible until";
+                m.awaitStatus("REVERTIBLE, " + side, s -> "REVERTIBLE".equals(s.getString("state"))
+                        && s.getString("reason") != null && s.getString("reason").startsWith(side));
+                assertThat(load.isRunning()).as("the swap happened under load").isTrue();
+                load.awaitCommits(load.stats().commits() + 200, Duration.ofMinutes(3)); // writes after the swap
+            }
+            m.reconfigure(Map.of("ddl.revert.release", "true"));
+            Struct reverted = m.awaitStatus("REVERTED", s -> "REVERTED".equals(s.getString("state")));
+            assertThat(reverted.getString("reason")).contains("released");
             LoadStats stats = load.stop();
             reading.set(false);
             for (Thread t : readers) {
@@ -235,6 +245,7 @@ class OnlineDdlRevertIT {
         final String statusTopic;
         boolean watched;
         Map<String, String> coordinatorConfig;
+        int seen; // status records a wait has looked past
 
         Migration(String db, String table) {
             this.db = db;
@@ -265,12 +276,14 @@ class OnlineDdlRevertIT {
 
         /** The coordinator's config with {@code changes}, PUT again (as `vsc release` does). */
         void reconfigure(Map<String, String> changes) {
-            Map<String, String> c = new HashMap<>(coordinatorConfig);
-            c.putAll(changes);
-            connect.deploy(coordinator, c);
+            coordinatorConfig.putAll(changes);
+            connect.deploy(coordinator, new HashMap<>(coordinatorConfig));
         }
 
-        /** Waits for a status record that {@code wanted} accepts, failing on FAILED or after 5 minutes. */
+        /**
+         * Waits for a status record after the one the previous wait returned that {@code wanted} accepts, failing on
+         * FAILED or after 5 minutes.
+         */
         Struct awaitStatus(String what, Predicate<Struct> wanted) throws InterruptedException {
             long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
             String last = null;
@@ -281,9 +294,10 @@ class OnlineDdlRevertIT {
                 } catch (RuntimeException e) {
                     // the topic does not exist yet
                 }
-                for (Struct s : all) {
-                    if (wanted.test(s)) {
-                        return s;
+                for (int i = seen; i < all.size(); i++) {
+                    if (wanted.test(all.get(i))) {
+                        seen = i + 1;
+                        return all.get(i);
                     }
                 }
                 if (!all.isEmpty()) {

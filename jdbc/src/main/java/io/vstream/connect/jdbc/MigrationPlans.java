@@ -17,8 +17,10 @@ import java.util.List;
  * key. One place for the table's shape and its reading and writing, shared by both sides. A migration the server ran
  * instantly ({@code ALGORITHM=INSTANT}, no ghost) is recorded there too, with {@code method = 'instant'}: it has no
  * plan for an applier ({@link #load} returns none), and the coordinator reads it back ({@link #appliedInstantly}).
- * A migration that may be reverted has a second row, its <em>reverse plan</em> ({@link #saveRevert}, {@code method =
- * 'revert'}, under {@link #revertKey}): the new table's changes carried into the kept original after the cut-over.
+ * A migration that may be reverted has two more rows, its <em>direction plans</em> ({@link #saveDirection},
+ * {@code method = 'revert'}): after the cut-over's swap the table's changes go into the table that follows it, the kept
+ * original through the reverse mapping ({@link #revertKey}), and after a revert's swap the ALTERed table through the
+ * forward mapping again ({@link #forwardKey}); each swap of the two activates the other ({@link #activateDirection}).
  */
 public final class MigrationPlans {
     /** One migration on one shard. */
@@ -50,21 +52,31 @@ public final class MigrationPlans {
     private static final String REVERT = "revert";
 
     /**
-     * A migration's reverse plan ({@link #saveRevert}): {@code plan} maps the new table's columns (the table's name
-     * after the swap) onto the kept original's; its ghost table is empty until the applier, reaching the cut-over's
-     * swap in the stream, names the original's new name ({@link #activateRevert}), and {@code since} is then when the
-     * reverse stream began.
+     * A direction plan ({@link #saveDirection}): {@code plan} maps the columns of the table as the stream names it
+     * (its name after a swap) onto those of the table that follows it; its ghost table (the follower) is empty until
+     * the applier, passing a swap in the stream, names it ({@link #activateDirection}), and {@code since} is then when
+     * it began to follow.
      */
-    public record Revert(Plan plan, java.time.Instant since) {
-        /** Whether the applier has passed the swap and writes the kept original. */
+    public record Direction(Plan plan, java.time.Instant since) {
+        /** Whether the applier has passed a swap into this direction (and writes its follower). */
         public boolean active() {
             return !plan.ghostTable().isEmpty();
         }
+
+        /** Whether this is the reverse direction: the ALTERed table serves and the original follows. */
+        public boolean reverse() {
+            return plan.migration().endsWith("/revert");
+        }
     }
 
-    /** The key of a migration's reverse plan in the migrations table. */
+    /** The key of a migration's reverse plan (the new table's changes into the kept original). */
     public static String revertKey(String migration) {
         return migration + "/revert";
+    }
+
+    /** The key of a migration's forward plan after a revert (the original's changes into the ALTERed table). */
+    public static String forwardKey(String migration) {
+        return migration + "/forward";
     }
 
     public static void ensure(Connection conn, String stateDatabase) throws SQLException {
@@ -168,19 +180,19 @@ public final class MigrationPlans {
     }
 
     /**
-     * Stores the reverse plan of {@code migration}: after the swap, the rows of {@code table} (the new table) go into
-     * the kept original through {@code mapping} (new names onto old ones), written by {@code keyColumns} (names in the
-     * original). The original's name after the swap is not known yet ({@link #activateRevert} records it).
+     * Stores a direction plan under {@code key} ({@link #revertKey} or {@link #forwardKey}): after a swap the rows of
+     * {@code table} go into the table that follows it through {@code mapping}, written by {@code keyColumns} (names in
+     * the follower). The follower's name is not known until the swap ({@link #activateDirection} records it).
      */
-    public static void saveRevert(Connection conn, String stateDatabase, String migration, String database,
-                                  String table, ColumnMapping mapping, List<String> keyColumns,
-                                  boolean writesByDelete) throws SQLException {
+    public static void saveDirection(Connection conn, String stateDatabase, String key, String database,
+                                     String table, ColumnMapping mapping, List<String> keyColumns,
+                                     boolean writesByDelete) throws SQLException {
         ensure(conn, stateDatabase);
         try (PreparedStatement ps = conn.prepareStatement(SqlTag.tag("coordinator", "REPLACE INTO "
                 + SqlIdentifiers.qualify(stateDatabase, "migrations") + " (migration, database_name, table_name,"
                 + " ghost_table, mapping, key_columns, new_unique_key, method) VALUES (?, ?, ?, '', ?, ?, ?, '"
                 + REVERT + "')"))) {
-            ps.setString(1, revertKey(migration));
+            ps.setString(1, key);
             ps.setString(2, database);
             ps.setString(3, table);
             ps.setString(4, mapping.toJson());
@@ -190,21 +202,21 @@ public final class MigrationPlans {
         }
     }
 
-    /** The reverse plan of {@code migration}, or null when it has none (not revertible, or none asked for). */
-    public static Revert loadRevert(Connection conn, String stateDatabase, String migration) throws SQLException {
+    /** The direction plan under {@code key}, or null when there is none (not revertible, or none asked for). */
+    public static Direction loadDirection(Connection conn, String stateDatabase, String key) throws SQLException {
         try (PreparedStatement ps = conn.prepareStatement("SELECT database_name, table_name, ghost_table, mapping,"
-                + " key_columns, new_unique_key, UNIX_TIMESTAMP(created_at) FROM " + SqlIdentifiers.qualify(stateDatabase,
-                "migrations") + " WHERE migration = ? AND method = '" + REVERT + "'")) {
-            ps.setString(1, revertKey(migration));
+                + " key_columns, new_unique_key, UNIX_TIMESTAMP(created_at) FROM " + SqlIdentifiers.qualify(
+                stateDatabase, "migrations") + " WHERE migration = ? AND method = '" + REVERT + "'")) {
+            ps.setString(1, key);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
                     return null;
                 }
-                Plan plan = new Plan(revertKey(migration), rs.getString(1), rs.getString(2), rs.getString(3),
+                Plan plan = new Plan(key, rs.getString(1), rs.getString(2), rs.getString(3),
                         ColumnMapping.fromJson(rs.getString(4)), Arrays.asList(rs.getString(5).split(",")),
                         rs.getBoolean(6));
                 java.math.BigDecimal since = rs.getBigDecimal(7);
-                return new Revert(plan, plan.ghostTable().isEmpty() || since == null ? null
+                return new Direction(plan, plan.ghostTable().isEmpty() || since == null ? null
                         : java.time.Instant.ofEpochMilli(since.movePointRight(3).longValue()));
             }
         } catch (SQLException e) {
@@ -216,27 +228,43 @@ public final class MigrationPlans {
     }
 
     /**
-     * Records, in the caller's transaction, that the applier passed the cut-over's swap: the kept original is now
-     * named {@code originalTable}, and the reverse stream begins now. Returns the active reverse plan, or null when
-     * {@code migration} has none.
+     * The direction the applier of {@code migration} follows now: of its two direction plans, the one it activated
+     * last; null before the first swap (or when the migration keeps no revert window).
      */
-    public static Revert activateRevert(Connection conn, String stateDatabase, String migration,
-                                        String originalTable) throws SQLException {
+    public static Direction activeDirection(Connection conn, String stateDatabase, String migration)
+            throws SQLException {
+        Direction reverse = loadDirection(conn, stateDatabase, revertKey(migration));
+        Direction forward = loadDirection(conn, stateDatabase, forwardKey(migration));
+        Direction active = reverse != null && reverse.active() ? reverse : null;
+        if (forward != null && forward.active() && (active == null || forward.since().isAfter(active.since()))) {
+            active = forward;
+        }
+        return active;
+    }
+
+    /**
+     * Records, in the caller's transaction, that the applier passed a swap into the direction under {@code key}: its
+     * follower is now named {@code follower}, and it follows from now on. Returns the active plan, or null when there
+     * is no plan under {@code key}.
+     */
+    public static Direction activateDirection(Connection conn, String stateDatabase, String key, String follower)
+            throws SQLException {
         try (PreparedStatement ps = conn.prepareStatement(SqlTag.tag("sink", "UPDATE "
                 + SqlIdentifiers.qualify(stateDatabase, "migrations") + " SET ghost_table = ?, created_at ="
                 + " CURRENT_TIMESTAMP(6) WHERE migration = ? AND method = '" + REVERT + "'"))) {
-            ps.setString(1, originalTable);
-            ps.setString(2, revertKey(migration));
+            ps.setString(1, follower);
+            ps.setString(2, key);
             ps.executeUpdate();
         }
-        return loadRevert(conn, stateDatabase, migration);
+        return loadDirection(conn, stateDatabase, key);
     }
 
     public static void delete(Connection conn, String stateDatabase, String migration) throws SQLException {
         try (PreparedStatement ps = conn.prepareStatement("DELETE FROM " + SqlIdentifiers.qualify(stateDatabase,
-                "migrations") + " WHERE migration IN (?, ?)")) {
+                "migrations") + " WHERE migration IN (?, ?, ?)")) {
             ps.setString(1, migration);
-            ps.setString(2, revertKey(migration)); // its reverse plan goes with it
+            ps.setString(2, revertKey(migration)); // its direction plans go with it
+            ps.setString(3, forwardKey(migration));
             ps.executeUpdate();
         } catch (SQLException e) {
             if (e.getErrorCode() != 1146 && e.getErrorCode() != 1049) {

@@ -260,22 +260,27 @@ final class CoordinatorConfigDef {
                         + " (docs/online-ddl.md, Revert). The workflow's source and sink keep running as a reverse"
                         + " stream (the new table's changes applied to the original through the inverse column"
                         + " mapping), and the workflow waits in REVERTIBLE until the window ends or 'vsc release'"
-                        + " (ddl.revert.release=true) ends it; then it is COMPLETE. A change the original cannot hold"
+                        + " (ddl.revert.release=true) ends it; then it is COMPLETE. 'vsc revert' (ddl.revert) swaps"
+                        + " the original back in meanwhile, and again the other way, each swap restarting the window."
+                        + " A change the original cannot hold"
                         + " (a value too wide for its type) ends the window at once, the status naming the key. A"
                         + " revertible ALTER always copies (ddl.prefer.instant does not apply: a revert needs the"
                         + " original). 0: no reverse stream; the migration is COMPLETE at the swap.", GROUP_DDL, ++o,
                 Width.SHORT, "Revert window (ms)");
         def.define(DDL_REVERT_RELEASE, Type.BOOLEAN, false, Importance.LOW,
                 "Online DDL: set to true (PUT the config again, or 'vsc release') to end the revert window"
-                        + " (ddl.revert.window.ms) now: the reverse stream stops, the original stays as it is, and the"
-                        + " workflow is COMPLETE.", GROUP_DDL, ++o, Width.SHORT, "End the revert window");
+                        + " (ddl.revert.window.ms) now: the reverse stream stops, the tables stay as they are, and the"
+                        + " workflow is COMPLETE (REVERTED if the original tables serve).", GROUP_DDL, ++o,
+                Width.SHORT, "End the revert window");
         def.define(DDL_REVERT, Type.BOOLEAN, false, Importance.LOW,
-                "Online DDL: set to true (PUT the config again, or 'vsc revert') while the workflow is REVERTIBLE to"
-                        + " swap the original tables back on every shard (REVERTING, then REVERTED): the same cut-over"
-                        + " as the ALTER's (its checksum through the reverse mapping, the sentry swap, writes blocked"
-                        + " at most cutover.lock.timeout.ms, at most cutover.max.attempts attempts), after which the"
-                        + " originals hold every write made to the new tables, and the ALTERed tables are kept. Set"
-                        + " before the window opens, the revert runs as soon as it has.", GROUP_DDL, ++o,
+                "Online DDL with a revert window: which tables should serve while the window is open. true (PUT the"
+                        + " config again, or 'vsc revert') swaps the original tables back in on every shard"
+                        + " (REVERTING, then REVERTIBLE with the ALTERed tables following the originals); false"
+                        + " again swaps the ALTERed tables back in. Each swap is the ALTER's own cut-over (its"
+                        + " checksum through the mapping, the sentry swap, writes blocked at most"
+                        + " cutover.lock.timeout.ms, at most cutover.max.attempts attempts), after which the tables"
+                        + " that serve hold every write made to the others. When the window ends the workflow is"
+                        + " COMPLETE if the ALTERed tables serve, REVERTED if the originals do.", GROUP_DDL, ++o,
                 Width.SHORT, "Revert");
         def.define(DDL_COPY_METHOD, Type.STRING, "server", ConfigDef.CaseInsensitiveValidString.in("server", "stream"),
                 Importance.MEDIUM, "Online DDL: how the ghost is filled with the table's existing rows. 'server'"

@@ -44,12 +44,12 @@ final class OnlineDdlCutOver {
     }
 
     /**
-     * The cut-over of a revert ({@code vsc revert}): the same protocol on the migration's reverse plan (the new table
-     * as the table, the kept original as its ghost), with its own checksum through the reverse mapping; no copy.
+     * The cut-over of a revert ({@code vsc revert}): the same protocol on the direction plan the appliers follow
+     * ({@code key}: the serving table as the table, the one that follows it as its ghost), with its own checksum
+     * through that plan's mapping; no copy.
      */
-    static OnlineDdlCutOver revert(VStreamCoordinatorConnectorConfig config, String workflow, String migration,
+    static OnlineDdlCutOver revert(VStreamCoordinatorConnectorConfig config, String workflow, String key,
                                    ApplierChannel applier, LongConsumer writeBlocked, RevertWindow revertWindow) {
-        String key = MigrationPlans.revertKey(migration);
         return new OnlineDdlCutOver(config, workflow, key, applier, new CutOverChecksum(config, workflow, key,
                 applier), null, writeBlocked, revertWindow, true);
     }
@@ -142,7 +142,7 @@ final class OnlineDdlCutOver {
      */
     private WorkflowStatus swapped(WorkflowStatus status) throws SQLException {
         if (revert) {
-            return revertWindow.reverted(status);
+            return revertWindow.swapped(status);
         }
         forgetCopy();
         if (revertWindow.wanted()) {

@@ -54,7 +54,7 @@ final class OnlineDdlWorkflow implements Workflow {
     private final RoundConnections roundConnections = new RoundConnections(); // the watch round's, per shard
     private final OnlineDdlCutOver cutOver;
     private final RevertWindow revertWindow;
-    private final OnlineDdlCutOver revertCutOver;
+    private OnlineDdlCutOver revertCutOver; // while REVERTING: the swap of the direction the appliers follow
     private WorkflowState lastState;
 
     OnlineDdlWorkflow(VStreamCoordinatorConnectorConfig config, String workflow) {
@@ -71,8 +71,6 @@ final class OnlineDdlWorkflow implements Workflow {
         this.revertWindow = new RevertWindow(config, workflow, migration, applier, this::tellAll);
         this.cutOver = new OnlineDdlCutOver(config, workflow, migration, applier, checksum, copies,
                 ms -> lastWriteBlockMs = ms, revertWindow);
-        this.revertCutOver = OnlineDdlCutOver.revert(config, workflow, migration, applier, ms -> lastWriteBlockMs = ms,
-                revertWindow);
     }
 
     private void tellAll(String command) {
@@ -111,7 +109,7 @@ final class OnlineDdlWorkflow implements Workflow {
             case REVERTIBLE:
                 return revertWindow.step(status);
             case REVERTING:
-                return revertCutOver.step(status);
+                return revert(status);
             default:
                 return status;
         }
@@ -201,6 +199,28 @@ final class OnlineDdlWorkflow implements Workflow {
     }
 
     /**
+     * One round of a revert's swap: of the direction every shard's applier follows (the serving table and the one
+     * that follows it), chosen when the swap starts; back to REVERTIBLE when the appliers are not all past their last
+     * swap in one direction (nothing to swap yet).
+     */
+    private WorkflowStatus revert(WorkflowStatus status) throws SQLException, InterruptedException {
+        if (revertCutOver == null) {
+            String key = revertWindow.activeKey();
+            if (key == null) {
+                return new WorkflowStatus(WorkflowState.REVERTIBLE, null, status.attempts(), "the revert waits for"
+                        + " every shard's applier to pass the last swap");
+            }
+            revertCutOver = OnlineDdlCutOver.revert(config, workflow, key, applier, ms -> lastWriteBlockMs = ms,
+                    revertWindow);
+        }
+        WorkflowStatus next = revertCutOver.step(status);
+        if (next.state() != WorkflowState.REVERTING) {
+            revertCutOver = null; // the next swap is of the other direction, with a checksum of its own
+        }
+        return next;
+    }
+
+    /**
      * Stores the shard's reverse plan (the new table's columns onto the original's: {@link RevertAnalysis}), read
      * from both tables while the ghost still has all of its keys. An ALTER that cannot be reverted (a dropped NOT NULL
      * column without a default, no shared unique key the other way) is not refused: it runs without a revert window,
@@ -211,8 +231,11 @@ final class OnlineDdlWorkflow implements Workflow {
             RevertAnalysis revert = RevertAnalysis.of(plan.database() + "." + plan.table(),
                     SchemaReader.shape(c, plan.database(), plan.table()),
                     SchemaReader.shape(c, plan.database(), plan.ghost()), plan.mapping(), true);
-            MigrationPlans.saveRevert(c, config.stateDatabase(), migration, plan.database(), plan.table(),
-                    revert.mapping(), revert.sharedKey(), revert.writesByDelete());
+            MigrationPlans.saveDirection(c, config.stateDatabase(), MigrationPlans.revertKey(migration),
+                    plan.database(), plan.table(), revert.mapping(), revert.sharedKey(), revert.writesByDelete());
+            // after a revert the ALTERed table follows the original again, through the migration's own mapping
+            MigrationPlans.saveDirection(c, config.stateDatabase(), MigrationPlans.forwardKey(migration),
+                    plan.database(), plan.table(), plan.mapping(), plan.sharedKey(), plan.writesByDelete());
             LOG.info("Workflow {}: shard {}: after the cut-over the reverse stream keeps the original equal to the new"
                     + " table through {}{}{}", workflow, shard, revert.mapping().toJson(),
                     revert.mayNotFit().isEmpty() ? "" : "; a value of " + revert.mayNotFit() + " the original's type"
@@ -220,6 +243,7 @@ final class OnlineDdlWorkflow implements Workflow {
                     revert.notes().isEmpty() ? "" : "; " + String.join("; ", revert.notes()));
         } catch (AlterRefusedException ex) {
             MigrationPlans.delete(c, config.stateDatabase(), MigrationPlans.revertKey(migration));
+            MigrationPlans.delete(c, config.stateDatabase(), MigrationPlans.forwardKey(migration));
             LOG.warn("Workflow {}: shard {}: this ALTER cannot be reverted, so it completes at the cut-over without a"
                     + " revert window: {}", workflow, shard, ex.getMessage());
         }

@@ -15,15 +15,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The revert window of a swapped online DDL ({@code ddl.revert.window.ms}, state REVERTIBLE): the workflow's appliers
- * run on past the swap as the reverse stream, each keeping its shard's original table equal to the new one through
- * the reverse plan ({@link MigrationPlans#saveRevert}), which the applier activates when it passes the swap. The
- * window is counted on each shard's own clock from that moment; it ends when it has lasted {@code
- * ddl.revert.window.ms} on the shard that started first, when the operator releases it, or at once when a shard's
- * reverse stream fails (the original then misses a write: the revert is no longer possible). Ending it retires the
- * appliers: the workflow is COMPLETE, with the reason. Asked to revert ({@code ddl.revert}), it hands the workflow
- * to the revert's cut-over (REVERTING, {@link OnlineDdlCutOver#revert}), which ends in REVERTED or back here.
- * Touches every shard.
+ * The revert window of a swapped online DDL ({@code ddl.revert.window.ms}, state REVERTIBLE). The workflow's appliers
+ * run on past each swap, each keeping its shard's other table equal to the one that serves: after the cut-over the
+ * kept original follows the ALTERed table (the reverse plan), after a revert the ALTERed table follows the original
+ * (the forward plan); the applier activates the direction when it passes the swap in its stream
+ * ({@link MigrationPlans#activateDirection}). {@code ddl.revert} says which table should serve (true: the original);
+ * when the other one serves, the window hands the workflow to a swap (REVERTING, {@link OnlineDdlCutOver#revert}),
+ * after which it is REVERTIBLE again the other way round. The window is counted on each shard's own clock from the
+ * last swap its applier passed; it ends when it has lasted {@code ddl.revert.window.ms} on the shard that passed it
+ * first, when the operator releases it, or at once when a shard's stream fails (the following table then misses a
+ * write: the revert is no longer possible). Ending it retires the appliers: COMPLETE when the ALTERed tables serve,
+ * REVERTED when the originals do. Touches every shard.
  */
 final class RevertWindow {
     private static final Logger LOG = LoggerFactory.getLogger(RevertWindow.class);
@@ -46,14 +48,16 @@ final class RevertWindow {
         this.tellAll = tellAll;
     }
 
-    /** Whether the migration keeps a reverse stream: a window is asked for and every shard has a reverse plan. */
+    /** Whether the migration keeps a reverse stream: a window is asked for and every shard has its direction plans. */
     boolean wanted() throws SQLException {
         if (config.revertWindow().isZero()) {
             return false;
         }
         for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : config.shards().entrySet()) {
             try (Connection c = Servers.open(e.getValue())) {
-                if (MigrationPlans.loadRevert(c, config.stateDatabase(), migration) == null) {
+                if (MigrationPlans.loadDirection(c, config.stateDatabase(), MigrationPlans.revertKey(migration)) == null
+                        || MigrationPlans.loadDirection(c, config.stateDatabase(),
+                        MigrationPlans.forwardKey(migration)) == null) {
                     LOG.warn("Workflow {}: shard {} has no reverse plan (the ALTER could not be reverted, see the log"
                             + " of its start): no revert window", workflow, e.getKey());
                     return false;
@@ -63,49 +67,70 @@ final class RevertWindow {
         return true;
     }
 
-    /** Opens the window once every table is swapped: the appliers run on past the swap, into the originals. */
+    /** Opens the window after a swap: the appliers run on past it, into the table that follows. */
     WorkflowStatus open(WorkflowStatus status) {
         tellAll.accept("RUN");
-        LOG.info("Workflow {}: the tables are swapped on every shard; the reverse stream keeps the originals equal to"
-                + " the new tables for {} ms (ddl.revert.window.ms)", workflow, config.revertWindow().toMillis());
-        return new WorkflowStatus(WorkflowState.REVERTIBLE, null, 0, "the reverse stream starts: the originals follow"
-                + " the new tables once each shard's applier passes the swap");
+        LOG.info("Workflow {}: the tables are swapped on every shard; the other tables follow the serving ones for {}"
+                + " ms (ddl.revert.window.ms)", workflow, config.revertWindow().toMillis());
+        return new WorkflowStatus(WorkflowState.REVERTIBLE, null, 0, "the reverse stream starts: the other tables"
+                + " follow once each shard's applier passes the swap");
     }
 
     StatusRecords.Progress progress() {
         return progress;
     }
 
-    /** One round: ends the window when it is over, released or broken; else says until when it lasts. */
-    WorkflowStatus step(WorkflowStatus status) throws SQLException {
-        if (config.revertReleased()) {
-            return end(status, "the operator released the revert window (ddl.revert.release=true)");
+    /**
+     * The key of the direction plan every shard follows now (the swap a revert runs is of its table and its
+     * follower), or null when the shards are not all past their last swap in the same direction.
+     */
+    String activeKey() throws SQLException {
+        String key = null;
+        for (VStreamCoordinatorConnectorConfig.Endpoint e : config.shards().values()) {
+            try (Connection c = Servers.open(e)) {
+                MigrationPlans.Direction d = MigrationPlans.activeDirection(c, config.stateDatabase(), migration);
+                if (d == null || key != null && !key.equals(d.plan().migration())) {
+                    return null;
+                }
+                key = d.plan().migration();
+            }
         }
+        return key;
+    }
+
+    /**
+     * One round: ends the window when it is over, released or broken; hands the workflow to a swap when the table
+     * that serves is not the one {@code ddl.revert} asks for; else says until when the window lasts.
+     */
+    WorkflowStatus step(WorkflowStatus status) throws SQLException {
         Duration longest = null;
         Instant until = null;
         List<String> starting = new ArrayList<>();
+        Boolean original = null;
+        boolean mixed = false;
+        String follower = null;
         Long maxLagMs = null;
-        String original = null;
         long nowMs = System.currentTimeMillis();
         for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : config.shards().entrySet()) {
             try (Connection c = Servers.open(e.getValue())) {
                 String failure = applier.failure(c);
                 if (failure != null) {
                     return end(status, "the reverse stream stopped on shard " + e.getKey() + ": " + failure
-                            + "; the original no longer follows the new table, so the revert is no longer possible");
+                            + "; the other table no longer follows the serving one, so the revert is no longer"
+                            + " possible");
                 }
-                MigrationPlans.Revert revert = MigrationPlans.loadRevert(c, config.stateDatabase(), migration);
-                if (revert == null) {
-                    return end(status, "shard " + e.getKey() + " no longer has the migration's reverse plan");
-                }
-                if (!revert.active()) {
-                    starting.add(e.getKey());
+                MigrationPlans.Direction d = MigrationPlans.activeDirection(c, config.stateDatabase(), migration);
+                if (d == null || !TableChecksum.tables(c, d.plan().database()).contains(d.plan().ghostTable())) {
+                    starting.add(e.getKey()); // its applier has not passed the last swap yet
                     continue;
                 }
-                original = revert.plan().ghostTable();
+                boolean originalHere = !d.reverse();
+                mixed |= original != null && original != originalHere;
+                original = originalHere;
+                follower = d.plan().ghostTable();
                 Instant serverNow = Instant.ofEpochMilli(new java.math.BigDecimal(Servers.string(c,
                         "SELECT UNIX_TIMESTAMP(CURRENT_TIMESTAMP(6))")).movePointRight(3).longValue());
-                Duration open = Duration.between(revert.since(), serverNow);
+                Duration open = Duration.between(d.since(), serverNow);
                 if (longest == null || open.compareTo(longest) > 0) {
                     longest = open;
                     until = Instant.ofEpochMilli(nowMs).plus(config.revertWindow().minus(open));
@@ -118,63 +143,89 @@ final class RevertWindow {
             }
         }
         progress = new StatusRecords.Progress(null, null, null, null, null, null, null, null, null, null, maxLagMs);
-        if (longest != null && longest.compareTo(config.revertWindow()) >= 0) {
+        if (config.revertReleased()) {
+            return end(status, "the operator released the revert window (ddl.revert.release=true)");
+        }
+        if (!starting.isEmpty() || mixed) {
+            return new WorkflowStatus(WorkflowState.REVERTIBLE, null, status.attempts(), "the reverse stream starts:"
+                    + " waiting for the applier of shard(s) " + starting + " to pass the last swap");
+        }
+        if (longest.compareTo(config.revertWindow()) >= 0) {
             return end(status, "the revert window of " + config.revertWindow().toMillis() + " ms"
                     + " (ddl.revert.window.ms) is over");
         }
-        if (config.revertRequested() && starting.isEmpty()) {
+        if (config.revertRequested() != original) {
             if (status.attempts() < config.cutOverMaxAttempts()) {
-                LOG.info("Workflow {}: revert asked (ddl.revert=true): swapping the originals back on every shard",
-                        workflow);
+                LOG.info("Workflow {}: ddl.revert={}: swapping the {} tables back in on every shard", workflow,
+                        config.revertRequested(), original ? "ALTERed" : "original");
                 return new WorkflowStatus(WorkflowState.REVERTING, null, status.attempts(), null);
             }
             return new WorkflowStatus(WorkflowState.REVERTIBLE, null, status.attempts(), status.reason());
         }
-        if (!config.revertRequested() && status.attempts() > 0) {
-            status = new WorkflowStatus(WorkflowState.REVERTIBLE, null, 0, null); // asked again: tries afresh
-        }
-        String reason = !starting.isEmpty()
-                ? "the reverse stream starts: waiting for the applier of shard(s) " + starting + " to pass the swap"
-                : "revertible until " + UNTIL.format(until) + ": the reverse stream keeps the original `" + original
-                + "` equal to `" + config.ddlTable() + "` on every shard; 'vsc release " + workflow + "' ends it"
-                + " now";
-        return new WorkflowStatus(WorkflowState.REVERTIBLE, null, status.attempts(), reason);
-    }
-
-    /** A revert's cut-over attempt that did not swap: the window stays open, the next round tries again. */
-    WorkflowStatus retry(WorkflowStatus status, String why) {
-        return new WorkflowStatus(WorkflowState.REVERTIBLE, null, status.attempts() + 1, "the revert's cut-over"
-                + " attempt " + (status.attempts() + 1) + " did not swap (" + why + "); the new tables serve, the"
-                + " window stays open and the revert is tried again");
-    }
-
-    /** The revert gave up after cutover.max.attempts attempts: the window stays open, nothing is tried until asked. */
-    WorkflowStatus revertFailed(WorkflowStatus status, String last) {
-        LOG.warn("Workflow {}: the revert failed {} times; the new tables serve and the window stays open", workflow,
-                status.attempts());
-        return new WorkflowStatus(WorkflowState.REVERTIBLE, null, status.attempts(), "the revert failed "
-                + status.attempts() + " times (last: " + last + "); the new tables serve and the reverse stream runs;"
-                + " to try again, set ddl.revert=false and then true (or raise cutover.lock.timeout.ms)");
+        String reason = original
+                ? "reverted: the original `" + config.ddlTable() + "` serves again on every shard; until "
+                + UNTIL.format(until) + " the ALTERed table `" + follower + "` follows it, so 'vsc revert " + workflow
+                + "' can swap it back in (ddl.revert=false); 'vsc release " + workflow + "' ends the window now"
+                : "revertible until " + UNTIL.format(until) + ": the reverse stream keeps the original `" + follower
+                + "` equal to `" + config.ddlTable() + "` on every shard; 'vsc revert " + workflow + "' swaps it"
+                + " back, 'vsc release " + workflow + "' ends the window now";
+        return new WorkflowStatus(WorkflowState.REVERTIBLE, null, 0, reason);
     }
 
     /**
-     * Every shard's original is the table again: the appliers are retired (a revert is not itself kept revertible:
-     * the ALTERed table stops changing here) and the workflow is REVERTED.
+     * Whether the original tables serve, from the first shard: its applier's direction says which table follows
+     * which, turned around when the follower is gone (a swap the applier has not passed yet).
      */
-    WorkflowStatus reverted(WorkflowStatus status) {
-        tellAll.accept("HANDED_OFF");
-        LOG.info("Workflow {}: reverted: the original tables are the tables again on every shard", workflow);
-        return new WorkflowStatus(WorkflowState.REVERTED, null, status.attempts(), "reverted: the original tables"
-                + " serve again on every shard, holding every write made to the new ones; the ALTERed tables are"
-                + " kept (not updated any more) until dropped");
+    private boolean originalServes() throws SQLException {
+        VStreamCoordinatorConnectorConfig.Endpoint first = config.shards().values().iterator().next();
+        try (Connection c = Servers.open(first)) {
+            MigrationPlans.Direction d = MigrationPlans.activeDirection(c, config.stateDatabase(), migration);
+            if (d == null) {
+                return false; // the first swap: the ALTERed table serves
+            }
+            boolean passed = TableChecksum.tables(c, d.plan().database()).contains(d.plan().ghostTable());
+            return !d.reverse() == passed;
+        }
     }
 
-    /** Retires the appliers: the originals stay as they are, the migration is complete. */
-    WorkflowStatus end(WorkflowStatus status, String why) {
+    /** A swap of the window that did not happen: the window stays open, the next round tries again. */
+    WorkflowStatus retry(WorkflowStatus status, String why) {
+        return new WorkflowStatus(WorkflowState.REVERTIBLE, null, status.attempts() + 1, "the revert's cut-over"
+                + " attempt " + (status.attempts() + 1) + " did not swap (" + why + "); the window stays open and"
+                + " the swap is tried again");
+    }
+
+    /** The swap gave up after cutover.max.attempts attempts: the window stays open, nothing is tried until asked. */
+    WorkflowStatus revertFailed(WorkflowStatus status, String last) {
+        LOG.warn("Workflow {}: the revert's swap failed {} times; the window stays open", workflow, status.attempts());
+        return new WorkflowStatus(WorkflowState.REVERTIBLE, null, status.attempts(), "the revert's swap failed "
+                + status.attempts() + " times (last: " + last + "); the tables stay as they are and the reverse"
+                + " stream runs; to try again, flip ddl.revert and flip it back (or raise cutover.lock.timeout.ms)");
+    }
+
+    /** A swap of the window is done on every shard: the appliers run on past it, into the other table. */
+    WorkflowStatus swapped(WorkflowStatus status) {
+        tellAll.accept("RUN");
+        LOG.info("Workflow {}: swapped back on every shard; the tables that served now follow", workflow);
+        return new WorkflowStatus(WorkflowState.REVERTIBLE, null, 0, "swapped: the other tables follow once each"
+                + " shard's applier passes the swap");
+    }
+
+    /**
+     * Retires the appliers: the tables stay as they are; the migration is COMPLETE when the ALTERed tables serve,
+     * REVERTED when the originals do.
+     */
+    WorkflowStatus end(WorkflowStatus status, String why) throws SQLException {
         tellAll.accept("HANDED_OFF");
-        LOG.info("Workflow {}: the revert window ends ({}); the reverse stream is stopped, the originals are kept as"
-                + " they are", workflow, why);
-        return new WorkflowStatus(WorkflowState.COMPLETE, null, status.attempts(), "the tables are swapped; the revert"
-                + " window has ended: " + why + "; the original tables are kept (not updated any more) until dropped");
+        boolean reverted = originalServes();
+        LOG.info("Workflow {}: the revert window ends ({}); the appliers are retired, the {} tables serve", workflow,
+                why, reverted ? "original" : "ALTERed");
+        return reverted
+                ? new WorkflowStatus(WorkflowState.REVERTED, null, status.attempts(), "reverted: the original tables"
+                + " serve, holding every write made to the ALTERed ones; the revert window has ended: " + why
+                + "; the ALTERed tables are kept (not updated any more) until dropped")
+                : new WorkflowStatus(WorkflowState.COMPLETE, null, status.attempts(), "the tables are swapped; the"
+                + " revert window has ended: " + why + "; the original tables are kept (not updated any more) until"
+                + " dropped");
     }
 }

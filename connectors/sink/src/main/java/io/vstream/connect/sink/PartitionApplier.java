@@ -42,8 +42,8 @@ final class PartitionApplier implements Applier {
     private ControlStore controlStore;
     private final RowSchemaStore schemaStore;
     private final RowSchemas rowSchemas = new RowSchemas();
-    private MigrationPlans.Plan plan; // ghost mode: the migration's plan, or its reverse plan past the swap
-    private boolean reverse; // ghost mode: past the cut-over's swap, keeping the original equal to the new table
+    private MigrationPlans.Plan plan; // ghost mode: the migration's plan, or past a swap the direction it follows
+    private boolean swapped; // ghost mode: past the cut-over's swap, keeping the other table equal to the serving one
     private RowOwnership ownership; // reshard into a new shard wider than this log's old shard
     private Connection conn;
     private Connection controlConn; // autocommit: sees the coordinator's latest command
@@ -146,11 +146,11 @@ final class PartitionApplier implements Applier {
                 throw new AwaitingPlan("waiting for the coordinator to write the plan of migration '"
                         + settings.ghostMigration() + "' on " + settings.host() + ":" + settings.port());
             }
-            MigrationPlans.Revert revert = MigrationPlans.loadRevert(conn, settings.stateDatabase(),
+            MigrationPlans.Direction direction = MigrationPlans.activeDirection(conn, settings.stateDatabase(),
                     settings.ghostMigration());
-            reverse = revert != null && revert.active(); // this applier passed the swap already
-            if (reverse) {
-                plan = revert.plan();
+            swapped = direction != null; // this applier passed a swap already
+            if (swapped) {
+                plan = direction.plan();
                 strictWrites();
             }
             tables.forget(); // the table is the ghost or the kept original, as the plan says
@@ -511,8 +511,8 @@ final class PartitionApplier implements Applier {
                 + sourceTable + " to " + t.qualified() + " (key " + keyOf(record) + ", " + topic + "-" + partition
                 + "@" + record.kafkaOffset() + "): " + e.getMessage();
         writer.discard();
-        if (reverse) {
-            // a row the original cannot hold: skipping it would leave the original short of a write, so no revert
+        if (swapped) {
+            // a row the follower cannot hold: skipping it would leave it short of a write, so no revert
             throw new ConnectException(what + "; the reverse stream of migration " + settings.ghostMigration()
                     + " stops here: the revert is no longer possible", e);
         }
@@ -612,9 +612,9 @@ final class PartitionApplier implements Applier {
         if (plan != null) {
             String statement = value.getString("statement");
             if (DdlTargets.touches(statement, value.getString("db"), plan.database(), plan.table())) {
-                String why = reverse
+                String why = swapped
                         ? "a DDL statement changed table " + plan.table() + " (" + gtid + ") while the reverse stream"
-                        + " of migration " + settings.ghostMigration() + " kept its original `" + plan.ghostTable()
+                        + " of migration " + settings.ghostMigration() + " kept `" + plan.ghostTable()
                         + "` equal to it: the revert is no longer possible"
                         : "a DDL statement changed table " + plan.table() + " during its online migration "
                         + plan.migration() + " (" + gtid + "): the migration cannot go on; cancel it and run it again";
@@ -646,41 +646,41 @@ final class PartitionApplier implements Applier {
     }
 
     /**
-     * The stream reached the cut-over's swap ({@code table} renamed to {@code away}, the ghost to {@code table}): from
-     * here on the table's changes are the new table's. With a reverse plan they go into the kept original through
-     * the reverse mapping, recorded in this record's transaction ({@link MigrationPlans#activateRevert}); without one
-     * the applier has nothing it may write (the coordinator retires it at the swap, so it never gets here) and stops.
+     * The stream reached a swap ({@code table} renamed to {@code away}, the table that followed it to {@code table}):
+     * from here on the table's changes are those of the table that serves now, and they go into {@code away}, which
+     * follows it: after the cut-over the kept original through the reverse plan, after a revert the ALTERed table
+     * through the forward plan again. The switch is recorded in this record's transaction
+     * ({@link MigrationPlans#activateDirection}), so a restarted applier follows the same direction. Without a
+     * direction plan the applier has nothing it may write (the coordinator retires it at the swap, so it never gets
+     * here) and stops.
      */
     private void followSwap(String away, String gtid) throws SQLException {
         String migration = settings.ghostMigration();
-        if (reverse) {
-            String why = "the reverse stream of migration " + migration + " reached a swap of " + plan.table()
-                    + " and its original `" + plan.ghostTable() + "` (" + gtid + ") that it cannot follow: the revert"
-                    + " is no longer possible";
+        String next = swapped && plan.migration().equals(MigrationPlans.revertKey(migration))
+                ? MigrationPlans.forwardKey(migration) : MigrationPlans.revertKey(migration);
+        MigrationPlans.Direction direction = MigrationPlans.activateDirection(conn, settings.stateDatabase(), next,
+                away);
+        if (direction == null) {
+            String why = "the stream passed a swap of migration " + migration + " (" + gtid + ": " + plan.table()
+                    + " is the new table, the one it replaced is `" + away + "`), and the migration keeps no reverse"
+                    + " stream (ddl.revert.window.ms=0): this applier's work ended at the cut-over; delete the sink"
+                    + " connector";
             reportFailure(why);
             throw new ConnectException(why);
         }
-        MigrationPlans.Revert revert = MigrationPlans.activateRevert(conn, settings.stateDatabase(), migration, away);
-        if (revert == null) {
-            String why = "the stream passed the cut-over of migration " + migration + " (" + gtid + ": " + plan.table()
-                    + " is the new table, the original is `" + away + "`), and the migration keeps no reverse stream"
-                    + " (ddl.revert.window.ms=0): this applier's work ended at the cut-over; delete the sink connector";
-            reportFailure(why);
-            throw new ConnectException(why);
-        }
-        plan = revert.plan();
-        reverse = true;
+        plan = direction.plan();
+        swapped = true;
         strictWrites();
         tables.forget();
         tables.ghost(plan);
-        LOG.info("{}-{}: migration {} swapped its tables at {}: from here on the changes of {} go into the original,"
-                + " now `{}`, through the reverse mapping {} (the reverse stream of a revertible migration)", topic,
-                partition, migration, gtid, plan.table(), away, plan.mapping().toJson());
+        LOG.info("{}-{}: migration {} swapped its tables at {}: from here on the changes of {} go into `{}`, which"
+                + " follows it through the {} mapping {}", topic, partition, migration, gtid, plan.table(), away,
+                direction.reverse() ? "reverse" : "forward", plan.mapping().toJson());
     }
 
     /**
-     * The reverse stream writes in strict mode whatever the server's default: a value the original's narrower type
-     * cannot hold must fail (and end the revert), never be cut to fit.
+     * Past a swap the applier writes in strict mode whatever the server's default: a value the follower's narrower
+     * type cannot hold must fail (and end the revert window), never be cut to fit.
      */
     private void strictWrites() throws SQLException {
         try (java.sql.Statement st = conn.createStatement()) {

@@ -96,7 +96,10 @@ public class VStreamSinkConnectorConfig extends AbstractConfig {
                 Width.LONG, "Target topology");
         def.define(GHOST_MIGRATION, Type.STRING, "", Importance.MEDIUM,
                 "With mode=ghost: the migration id whose plan (table, ghost table, column mapping) the coordinator"
-                        + " wrote into state.database.migrations on each shard.", GROUP_TARGET, ++o, Width.MEDIUM,
+                        + " wrote into state.database.migrations on each shard. With a revert window"
+                        + " (the coordinator's ddl.revert.window.ms) the applier goes on past the cut-over's swap,"
+                        + " writing the new table's changes into the kept original through the migration's reverse"
+                        + " plan.", GROUP_TARGET, ++o, Width.MEDIUM,
                 "Ghost migration");
         def.define(TARGET_PORT, Type.INT, 3306, ConfigDef.Range.between(1, 65535), Importance.HIGH,
                 "The target server's port.", GROUP_TARGET, ++o, Width.SHORT, "Target port");
