@@ -136,7 +136,8 @@ class OnlineDdlRevertIT {
 
     /**
      * While the window is open the original follows the new table (an update made after the swap reaches it through
-     * the reverse mapping); releasing the window completes the workflow and stops the reverse stream.
+     * the reverse mapping), also after the sink's tasks restart (an insert and a delete made after that); releasing
+     * the window completes the workflow and stops the reverse stream.
      */
     @Test
     void theOriginalFollowsTheNewTableUntilTheWindowIsReleased() throws Exception {
@@ -148,8 +149,11 @@ class OnlineDdlRevertIT {
             m.awaitStatus("REVERTIBLE with its window", s -> "REVERTIBLE".equals(s.getString("state"))
                     && s.getString("reason") != null && s.getString("reason").startsWith("revertible until"));
             MariaDbServer shard = SHARDS.server(1);
-            shard.execute(db, "UPDATE items SET qty = 42, note = 'new' WHERE id = 2",
-                    "INSERT INTO items (id, name, qty, note) VALUES (9, 'nine \uD83D\uDE00', NULL, 'n')",
+            shard.execute(db, "UPDATE items SET qty = 42, note = 'new' WHERE id = 2");
+            awaitValue(shard, db, "SELECT qty FROM items_old WHERE id = 2", "42");
+            // the sink's tasks restart (a config change): they go on in the direction they had recorded
+            connect.deploy(m.sink, with(OnlineDdlConfigs.ghostSink(SHARDS.servers(), db), "batch.max.rows", "50"));
+            shard.execute(db, "INSERT INTO items (id, name, qty, note) VALUES (9, 'nine \uD83D\uDE00', NULL, 'n')",
                     "DELETE FROM items WHERE id = 1");
             awaitValue(shard, db, "SELECT GROUP_CONCAT(id, ':', name, ':', IFNULL(qty, '-') ORDER BY id) FROM"
                     + " items_old", "0:zero:-,2:two:42,3:three:3,9:nine \uD83D\uDE00:-");
@@ -191,6 +195,11 @@ class OnlineDdlRevertIT {
         } finally {
             m.delete();
         }
+    }
+
+    private static Map<String, String> with(Map<String, String> config, String key, String value) {
+        config.put(key, value);
+        return config;
     }
 
     /** The same small table on both shards: the zero key, 4-byte UTF-8, a NULL. */
