@@ -3,7 +3,6 @@ package io.vstream.connect.sink;
 import io.vstream.connect.core.event.EventHeaders;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.connect.header.Header;
@@ -17,29 +16,29 @@ import org.apache.kafka.connect.sink.SinkRecord;
  */
 record InvalidCells(Map<String, String> temporals, Set<String> enumIndexZero) {
 
-    /** The record's invalid cells; {@code null} when it has none (nearly always). */
+    /** The record's invalid cells; {@code null} when it has none (nearly always). One pass over its headers. */
     static InvalidCells of(SinkRecord r) {
         Map<String, String> temporals = null;
-        Iterator<Header> it = r.headers().allWithName(EventHeaders.INVALID_TEMPORAL);
-        while (it.hasNext()) {
-            String text = PartitionApplier.text(it.next());
-            int eq = text == null ? -1 : text.lastIndexOf('=');
-            if (eq > 0) {
-                if (temporals == null) {
-                    temporals = new HashMap<>();
-                }
-                temporals.put(text.substring(0, eq), text.substring(eq + 1));
-            }
-        }
         Set<String> enums = null;
-        it = r.headers().allWithName(EventHeaders.INVALID_ENUM);
-        while (it.hasNext()) {
-            String column = PartitionApplier.text(it.next());
-            if (column != null && !column.isEmpty()) {
-                if (enums == null) {
-                    enums = new HashSet<>();
+        for (Header h : r.headers()) {
+            String key = h.key();
+            if (EventHeaders.INVALID_TEMPORAL.equals(key)) {
+                String text = PartitionApplier.text(h);
+                int eq = text == null ? -1 : text.lastIndexOf('=');
+                if (eq > 0) {
+                    if (temporals == null) {
+                        temporals = new HashMap<>();
+                    }
+                    temporals.put(text.substring(0, eq), text.substring(eq + 1));
                 }
-                enums.add(column);
+            } else if (EventHeaders.INVALID_ENUM.equals(key)) {
+                String column = PartitionApplier.text(h);
+                if (column != null && !column.isEmpty()) {
+                    if (enums == null) {
+                        enums = new HashSet<>();
+                    }
+                    enums.add(column);
+                }
             }
         }
         return temporals == null && enums == null ? null

@@ -45,6 +45,11 @@ final class RowWriter {
     private long rowsSent; // the rows those carried
     // rows of the pending multi-row INSERT (pendingSql is its single-row form), bound when it is sent
     private Insert pendingInsert;
+    // the statements of the last row written by insert and by upsert, reused while rows come with the same schema
+    private Insert lastInsert;
+    private org.apache.kafka.connect.data.Schema lastInsertSchema;
+    private Insert lastUpsert;
+    private org.apache.kafka.connect.data.Schema lastUpsertSchema;
     private final List<Struct> insertRows = new ArrayList<>();
     private long insertBytes;
     /** Per row image about to be written: its cells the image's values do not carry exactly. */
@@ -66,6 +71,10 @@ final class RowWriter {
             insert(t, row);
             return;
         }
+        if (lastUpsert != null && lastUpsert.table() == t && lastUpsertSchema == row.schema()) {
+            write(lastUpsert, row); // the statement of the row before: rows of a table share their schema
+            return;
+        }
         List<String> cols = new ArrayList<>();
         List<String> values = new ArrayList<>();
         List<String> updates = new ArrayList<>();
@@ -81,13 +90,18 @@ final class RowWriter {
                 updates.add(q + " = VALUES(" + q + ")");
             }
         }
-        write(new Insert("INSERT " + (updates.isEmpty() ? "IGNORE " : "") + "INTO " + t.qualified() + " ("
+        lastUpsert = new Insert("INSERT " + (updates.isEmpty() ? "IGNORE " : "") + "INTO " + t.qualified() + " ("
                 + String.join(", ", cols) + ") VALUES ", "(" + String.join(", ", values) + ")",
-                updates.isEmpty() ? "" : " ON DUPLICATE KEY UPDATE " + String.join(", ", updates), values.size(), t),
-                row);
+                updates.isEmpty() ? "" : " ON DUPLICATE KEY UPDATE " + String.join(", ", updates), values.size(), t);
+        lastUpsertSchema = row.schema();
+        write(lastUpsert, row);
     }
 
     void insert(TargetTable t, Struct row) throws SQLException {
+        if (lastInsert != null && lastInsert.table() == t && lastInsertSchema == row.schema()) {
+            write(lastInsert, row); // the statement of the row before: rows of a table share their schema
+            return;
+        }
         List<String> cols = new ArrayList<>();
         List<String> values = new ArrayList<>();
         for (Field f : row.schema().fields()) {
@@ -98,8 +112,10 @@ final class RowWriter {
             cols.add(SqlIdentifiers.quote(target));
             values.add(RowValues.isGeometry(f.schema()) ? "ST_GeomFromWKB(?, ?)" : "?");
         }
-        write(new Insert("INSERT INTO " + t.qualified() + " (" + String.join(", ", cols) + ") VALUES ",
-                "(" + String.join(", ", values) + ")", "", values.size(), t), row);
+        lastInsert = new Insert("INSERT INTO " + t.qualified() + " (" + String.join(", ", cols) + ") VALUES ",
+                "(" + String.join(", ", values) + ")", "", values.size(), t);
+        lastInsertSchema = row.schema();
+        write(lastInsert, row);
     }
 
     /**
@@ -131,11 +147,13 @@ final class RowWriter {
             writeRelaxed(insert.singleRow(), insert.table(), row, cells);
             return;
         }
-        String sql = insert.singleRow();
-        if (pendingInsert == null || !sql.equals(pendingSql)) {
-            flush();
+        if (pendingInsert != insert) {
+            String sql = insert.singleRow();
+            if (pendingInsert == null || !sql.equals(pendingSql)) {
+                flush();
+                pendingSql = sql;
+            }
             pendingInsert = insert;
-            pendingSql = sql;
         }
         insertRows.add(row);
         insertBytes += RowValues.approximateBytes(row);

@@ -113,13 +113,54 @@ final class JdbcCells {
         }
     }
 
+    /**
+     * {@code YYYY-MM-DD HH:MM:SS[.f...]} as the server sends it; null for an invalid one (a zero date). Read by position
+     * (the copy reads every DATETIME and TIMESTAMP cell of every row, and the java.time parser took a third of the
+     * copy's reading time); anything else goes through {@link LocalDateTime#parse}.
+     */
     static LocalDateTime datetime(String s) {
-        String v = s.trim().replace(' ', 'T');
+        String v = s.trim();
+        int n = v.length();
+        if (n >= 19 && n != 20 && n <= 29 && v.charAt(4) == '-' && v.charAt(7) == '-'
+                && (v.charAt(10) == ' ' || v.charAt(10) == 'T') && v.charAt(13) == ':' && v.charAt(16) == ':'
+                && (n == 19 || v.charAt(19) == '.')) {
+            int year = digits(v, 0, 4);
+            int month = digits(v, 5, 7);
+            int day = digits(v, 8, 10);
+            int hour = digits(v, 11, 13);
+            int minute = digits(v, 14, 16);
+            int second = digits(v, 17, 19);
+            int fraction = n == 19 ? 0 : digits(v, 20, n);
+            if ((year | month | day | hour | minute | second | fraction) >= 0) {
+                int nanos = fraction;
+                for (int i = n - 20; n > 19 && i < 9; i++) {
+                    nanos *= 10;
+                }
+                try {
+                    return LocalDateTime.of(year, month, day, hour, minute, second, nanos);
+                } catch (java.time.DateTimeException e) {
+                    return null; // a zero date, or a day the month does not have
+                }
+            }
+        }
         try {
-            return LocalDateTime.parse(v);
+            return LocalDateTime.parse(v.replace(' ', 'T'));
         } catch (DateTimeParseException e) {
             return null;
         }
+    }
+
+    /** The decimal number in {@code s[from, to)}, or -1 when a character there is not a digit. */
+    private static int digits(String s, int from, int to) {
+        int value = 0;
+        for (int i = from; i < to; i++) {
+            char c = s.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            value = value * 10 + (c - '0');
+        }
+        return value;
     }
 
     /** {@code [-]HHH:MM:SS[.ffffff]} as a signed duration. */

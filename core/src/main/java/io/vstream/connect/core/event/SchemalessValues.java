@@ -28,15 +28,15 @@ public final class SchemalessValues {
 
     /** The value of {@code schema} that {@code json} (a schemaless converter's output) was written from. */
     public static Object toConnect(Schema schema, Object json) {
-        return convert(schema, json, "");
+        return convert(schema, json, Path.ROOT);
     }
 
     /** {@link #toConnect} of a struct schema: the {@link Struct}. */
     public static Struct toStruct(Schema schema, Object json) {
-        return (Struct) convert(schema, json, "");
+        return (Struct) convert(schema, json, Path.ROOT);
     }
 
-    private static Object convert(Schema schema, Object v, String path) {
+    private static Object convert(Schema schema, Object v, Path path) {
         if (v == null) {
             if (!schema.isOptional()) {
                 throw new IllegalArgumentException("Schemaless value at '" + where(path) + "' is null but its schema"
@@ -88,7 +88,7 @@ public final class SchemalessValues {
                 }
                 List<Object> out = new ArrayList<>(list.size());
                 for (int i = 0; i < list.size(); i++) {
-                    out.add(convert(schema.valueSchema(), list.get(i), path + "[" + i + "]"));
+                    out.add(convert(schema.valueSchema(), list.get(i), path.then("[" + i + "]")));
                 }
                 return out;
             }
@@ -100,7 +100,7 @@ public final class SchemalessValues {
         }
     }
 
-    private static Object bytes(Schema schema, Object v, String path) {
+    private static Object bytes(Schema schema, Object v, Path path) {
         boolean decimal = Decimal.LOGICAL_NAME.equals(schema.name());
         if (decimal && v instanceof Number n) {
             // JsonConverter's decimal.format=NUMERIC: read back without a schema, a fraction becomes a double
@@ -134,7 +134,7 @@ public final class SchemalessValues {
         return decimal ? Decimal.toLogical(schema, raw) : raw;
     }
 
-    private static Struct struct(Schema schema, Object v, String path) {
+    private static Struct struct(Schema schema, Object v, Path path) {
         if (v instanceof Struct s) {
             return s;
         }
@@ -144,17 +144,17 @@ public final class SchemalessValues {
         Struct out = new Struct(schema);
         for (Field f : schema.fields()) {
             Object fv = m.get(f.name());
-            out.put(f, convert(f.schema(), fv, path.isEmpty() ? f.name() : path + "." + f.name()));
+            out.put(f, convert(f.schema(), fv, path.field(f.name())));
         }
         return out;
     }
 
-    private static Map<Object, Object> map(Schema schema, Object v, String path) {
+    private static Map<Object, Object> map(Schema schema, Object v, Path path) {
         Map<Object, Object> out = new LinkedHashMap<>();
         if (v instanceof Map<?, ?> m) {
             for (Map.Entry<?, ?> e : m.entrySet()) {
-                out.put(convert(schema.keySchema(), e.getKey(), path + "{key}"),
-                        convert(schema.valueSchema(), e.getValue(), path + "{" + e.getKey() + "}"));
+                out.put(convert(schema.keySchema(), e.getKey(), path.then("{key}")),
+                        convert(schema.valueSchema(), e.getValue(), path.then("{" + e.getKey() + "}")));
             }
             return out;
         }
@@ -162,30 +162,54 @@ public final class SchemalessValues {
             // JsonConverter writes a map whose keys are not strings as an array of [key, value] pairs
             for (int i = 0; i < pairs.size(); i++) {
                 if (!(pairs.get(i) instanceof List<?> pair) || pair.size() != 2) {
-                    throw mismatch(path + "[" + i + "]", "a [key, value] pair", pairs.get(i));
+                    throw mismatch(path.then("[" + i + "]"), "a [key, value] pair", pairs.get(i));
                 }
-                out.put(convert(schema.keySchema(), pair.get(0), path + "[" + i + "].key"),
-                        convert(schema.valueSchema(), pair.get(1), path + "[" + i + "].value"));
+                out.put(convert(schema.keySchema(), pair.get(0), path.then("[" + i + "].key")),
+                        convert(schema.valueSchema(), pair.get(1), path.then("[" + i + "].value")));
             }
             return out;
         }
         throw mismatch(path, "an object", v);
     }
 
-    private static Number number(Object v, String path) {
+    private static Number number(Object v, Path path) {
         if (v instanceof Number n) {
             return n;
         }
         throw mismatch(path, "a number", v);
     }
 
-    private static IllegalArgumentException mismatch(String path, String expected, Object v) {
+    private static IllegalArgumentException mismatch(Path path, String expected, Object v) {
         return new IllegalArgumentException("Schemaless value at '" + where(path) + "' should be " + expected + " and is"
                 + " a " + v.getClass().getSimpleName() + " (the record was not written with the schema its table's"
                 + " FIELD record announced)");
     }
 
-    private static String where(String path) {
-        return path.isEmpty() ? "." : path;
+    private static String where(Path path) {
+        String text = path.toString();
+        return text.isEmpty() ? "." : text;
+    }
+
+    /**
+     * Where a value lies in the record, built into text only for an error message: every field of every row is
+     * converted, and only a bad one is ever named.
+     */
+    private record Path(Path parent, String step) {
+        static final Path ROOT = new Path(null, "");
+
+        /** A field of a struct: {@code a.b}. */
+        Path field(String name) {
+            return new Path(this, this == ROOT ? name : "." + name);
+        }
+
+        /** A suffix as written: {@code [3]}, {@code {key}}. */
+        Path then(String suffix) {
+            return new Path(this, suffix);
+        }
+
+        @Override
+        public String toString() {
+            return parent == null ? step : parent + step;
+        }
     }
 }
