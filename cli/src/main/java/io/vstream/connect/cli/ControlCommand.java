@@ -35,6 +35,30 @@ abstract class ControlCommand implements Callable<Integer> {
 
     abstract String value();
 
+    /** Why the command must change nothing for the workflow as it is now, or null (most commands always may). */
+    String refusal(Workflows.Info info) {
+        return null;
+    }
+
+    /**
+     * For the revert window's commands: null when the workflow's latest status (read from its status topic) is
+     * REVERTIBLE or REVERTING, or says nothing yet; else why not, with the state and its reason (a window that a value
+     * the original cannot hold ended names that key).
+     */
+    String refusalOutsideTheRevertWindow(Workflows.Info info) {
+        try (StatusReader reader = cluster.statusReader()) {
+            reader.readAll(java.util.List.of(info.statusTopic()));
+            WorkflowHistory h = reader.histories().get(info.name());
+            StatusRecord latest = h == null ? null : h.latest();
+            if (latest == null || "REVERTIBLE".equals(latest.state()) || "REVERTING".equals(latest.state())) {
+                return null;
+            }
+            return "the workflow is " + latest.state() + (latest.reason() == null ? "" : " (" + latest.reason() + ")")
+                    + ": only an online DDL in its revert window (REVERTIBLE, with ddl.revert.window.ms > 0) can be"
+                    + " swapped back or released; nothing changed";
+        }
+    }
+
     /** The value to set, given the connector's current config (most commands set a fixed one). */
     String value(Map<String, String> current) {
         return value();
@@ -47,6 +71,10 @@ abstract class ControlCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         ConnectRestClient rest = cluster.rest();
         Workflows.Info info = Workflows.required(Workflows.find(rest.connectorConfigs()), workflow, rest.base());
+        String refused = refusal(info);
+        if (refused != null) {
+            throw CliException.failure(info.name() + ": " + refused);
+        }
         Map<String, String> config = new LinkedHashMap<>(rest.config(info.coordinator()));
         String before = config.get(key());
         String value = value(config);
@@ -119,6 +147,11 @@ abstract class ControlCommand implements Callable<Integer> {
             return "true";
         }
 
+        @Override
+        String refusal(Workflows.Info info) {
+            return refusalOutsideTheRevertWindow(info);
+        }
+
         String effect() {
             return "the coordinator ends the revert window at its next round (state COMPLETE, or REVERTED if the"
                     + " original tables serve); the tables are kept as they are";
@@ -142,6 +175,11 @@ abstract class ControlCommand implements Callable<Integer> {
         }
 
         @Override
+        String refusal(Workflows.Info info) {
+            return refusalOutsideTheRevertWindow(info);
+        }
+
+        @Override
         String value(Map<String, String> current) {
             toOriginal = !Boolean.parseBoolean(current.getOrDefault(key(), "false"));
             return value();
@@ -149,8 +187,8 @@ abstract class ControlCommand implements Callable<Integer> {
 
         String effect() {
             return toOriginal
-                    ? "once the workflow is REVERTIBLE the original tables are swapped back in on every shard"
-                    + " (REVERTING); 'vsc status " + workflow + "' follows it"
+                    ? "the original tables are swapped back in on every shard (REVERTING); 'vsc status " + workflow
+                    + "' follows it"
                     : "the ALTERed tables are swapped back in on every shard (REVERTING); 'vsc status " + workflow
                     + "' follows it";
         }

@@ -154,15 +154,6 @@ class VscTest {
             assertThat(connect.configs.get("w")).containsEntry("handoff.postpone", "false");
             assertThat(vsc("cancel", "w", "--connect-url", connect.url()).code()).isZero();
             assertThat(connect.configs.get("w")).containsEntry("workflow.cancel", "true");
-            assertThat(vsc("release", "w", "--connect-url", connect.url()).code()).isZero();
-            assertThat(connect.configs.get("w")).containsEntry("ddl.revert.release", "true");
-            // revert flips which tables should serve: the originals, then the ALTERed ones again
-            assertThat(vsc("revert", "w", "--connect-url", connect.url()).out()).contains("ddl.revert=true")
-                    .contains("original tables are swapped back in");
-            assertThat(connect.configs.get("w")).containsEntry("ddl.revert", "true");
-            assertThat(vsc("revert", "w", "--connect-url", connect.url()).out()).contains("ddl.revert=false")
-                    .contains("ALTERed tables are swapped back in");
-            assertThat(connect.configs.get("w")).containsEntry("ddl.revert", "false");
             Run missing = vsc("cancel", "nope", "--connect-url", connect.url());
             assertThat(missing.code()).isEqualTo(ExitCodes.FAILURE);
             assertThat(missing.err()).contains("no workflow nope");

@@ -207,6 +207,9 @@ class CliIT {
         Run done = vsc("status", w);
         capture("status-complete.txt", "vsc status " + w, done);
         assertThat(done.code()).isEqualTo(ExitCodes.OK);
+        Run revert = vsc("revert", w); // no revert window: nothing to swap back, and nothing changed
+        assertThat(revert.code()).isEqualTo(ExitCodes.FAILURE);
+        assertThat(revert.err()).contains("the workflow is COMPLETE").contains("nothing changed");
         for (String n : List.of(w + "-sink", w + "-source", w)) {
             connect.delete(n);
         }

@@ -63,7 +63,7 @@ class OnlineDdlRevertIT {
      * The issue's test: writers and readers (on both shards and on a native replica of one) run before, through and
      * after the cut-over and the swaps of the revert window; once the workflow is REVERTIBLE the writers go on, then
      * `vsc revert` swaps the originals back in while they still write, a second one the ALTERed tables, a third one
-     * the originals again, the writers going on after each; then the window is released. Every shard's table has the
+     * the originals again, the writers going on after each; then `vsc release` ends the window. Every shard's table has the
      * old shape again and holds exactly the writers' model: every acknowledged write, including those made to the
      * ALTERed tables while they served.
      * No write failed, no reader saw an error, no write waited longer than the cut-over's lock timeout.
@@ -96,14 +96,16 @@ class OnlineDdlRevertIT {
             load.awaitCommits(load.stats().commits() + 300, Duration.ofMinutes(3)); // writes to the new table
             // `vsc revert` flips ddl.revert: the originals back in; again: the ALTERed tables; again: the originals
             for (boolean toOriginal : new boolean[] {true, false, true}) {
-                m.reconfigure(Map.of("ddl.revert", String.valueOf(toOriginal)));
+                CliIT.Run revert = vsc("revert", m.coordinator);
+                assertThat(revert.code()).as(revert.err()).isZero();
+                assertThat(revert.out()).contains("ddl.revert=" + toOriginal);
                 String side = toOriginal ? "reverted:" : "revertible until";
                 m.awaitStatus("REVERTIBLE, " + side, s -> "REVERTIBLE".equals(s.getString("state"))
                         && s.getString("reason") != null && s.getString("reason").startsWith(side));
                 assertThat(load.isRunning()).as("the swap happened under load").isTrue();
                 load.awaitCommits(load.stats().commits() + 200, Duration.ofMinutes(3)); // writes after the swap
             }
-            m.reconfigure(Map.of("ddl.revert.release", "true"));
+            assertThat(vsc("release", m.coordinator).code()).isZero();
             Struct reverted = m.awaitStatus("REVERTED", s -> "REVERTED".equals(s.getString("state")));
             assertThat(reverted.getString("reason")).contains("released");
             LoadStats stats = load.stop();
@@ -168,8 +170,8 @@ class OnlineDdlRevertIT {
     /**
      * A column widened by the ALTER: a value the original's type cannot hold, written after the cut-over, stops the
      * reverse stream; the workflow (whose watch sees the sink's task fail) ends the window at once, naming the table,
-     * the key and the reason, and is COMPLETE: the ALTER itself stands. Writes before it reached the original,
-     * 4-byte UTF-8 and the zero key among them.
+     * the key and the reason, and is COMPLETE: the ALTER itself stands, and `vsc revert` is refused naming the key.
+     * Writes before it reached the original, 4-byte UTF-8 and the zero key among them.
      */
     @Test
     void aValueTheOriginalCannotHoldEndsTheWindowNamingItsKey() throws Exception {
@@ -189,6 +191,10 @@ class OnlineDdlRevertIT {
             Struct complete = m.awaitStatus("COMPLETE", s -> "COMPLETE".equals(s.getString("state")));
             assertThat(complete.getString("reason")).contains("revert is no longer possible").contains("items_old")
                     .contains("id=3");
+            CliIT.Run refused = vsc("revert", m.coordinator);
+            assertThat(refused.code()).isEqualTo(io.vstream.connect.cli.ExitCodes.FAILURE);
+            assertThat(refused.err()).contains("the workflow is COMPLETE").contains("id=3")
+                    .contains("nothing changed");
             assertThat(shard.queryString(db, "SELECT name FROM items_old WHERE id = 3")).as("the original as it was")
                     .isEqualTo("three");
             assertThat(shard.queryString(db, "SELECT name FROM items WHERE id = 3")).isEqualTo("w".repeat(40));
@@ -200,6 +206,17 @@ class OnlineDdlRevertIT {
     private static Map<String, String> with(Map<String, String> config, String key, String value) {
         config.put(key, value);
         return config;
+    }
+
+    /** Runs the CLI against this class's cluster. */
+    private static CliIT.Run vsc(String... args) {
+        java.util.List<String> a = new ArrayList<>(List.of(args));
+        a.addAll(List.of("--connect-url", connect.restUrl(), "--bootstrap-servers", connect.bootstrapServers()));
+        java.io.StringWriter out = new java.io.StringWriter();
+        java.io.StringWriter err = new java.io.StringWriter();
+        int code = io.vstream.connect.cli.Vsc.execute(a.toArray(String[]::new), new java.io.PrintWriter(out),
+                new java.io.PrintWriter(err));
+        return new CliIT.Run(code, out.toString(), err.toString());
     }
 
     /** The same small table on both shards: the zero key, 4-byte UTF-8, a NULL. */
