@@ -59,6 +59,11 @@ abstract class ControlCommand implements Callable<Integer> {
         }
     }
 
+    /** Further keys the command sets with its own (none for most). */
+    Map<String, String> alsoSet() {
+        return Map.of();
+    }
+
     /** The value to set, given the connector's current config (most commands set a fixed one). */
     String value(Map<String, String> current) {
         return value();
@@ -78,9 +83,12 @@ abstract class ControlCommand implements Callable<Integer> {
         Map<String, String> config = new LinkedHashMap<>(rest.config(info.coordinator()));
         String before = config.get(key());
         String value = value(config);
-        boolean changed = !value.equals(before);
+        Map<String, String> also = alsoSet();
+        boolean changed = !value.equals(before) || also.entrySet().stream()
+                .anyMatch(e -> !e.getValue().equals(config.get(e.getKey())));
         if (changed) {
             config.put(key(), value);
+            config.putAll(also);
             rest.putConfig(info.coordinator(), config);
         }
         if (json) {
@@ -139,6 +147,15 @@ abstract class ControlCommand implements Callable<Integer> {
                     + " stops, the tables stay as they are, and the workflow is COMPLETE (the ALTERed tables serve) or"
                     + " REVERTED (the originals do).")
     static final class Release extends ControlCommand {
+        @Option(names = "--drop", description = "Also drop, on every shard, the table that followed the serving one"
+                + " (ddl.revert.drop.on.release=true): the kept original, or after a revert the ALTERed table.")
+        boolean drop;
+
+        @Override
+        Map<String, String> alsoSet() {
+            return drop ? Map.of("ddl.revert.drop.on.release", "true") : Map.of();
+        }
+
         String key() {
             return "ddl.revert.release";
         }
@@ -154,7 +171,8 @@ abstract class ControlCommand implements Callable<Integer> {
 
         String effect() {
             return "the coordinator ends the revert window at its next round (state COMPLETE, or REVERTED if the"
-                    + " original tables serve); the tables are kept as they are";
+                    + " original tables serve); " + (drop ? "the tables that followed the serving ones are dropped"
+                    : "the tables are kept as they are");
         }
     }
 

@@ -16,7 +16,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -138,8 +137,8 @@ class OnlineDdlRevertIT {
 
     /**
      * While the window is open the original follows the new table (an update made after the swap reaches it through
-     * the reverse mapping), also after the sink's tasks restart (an insert and a delete made after that); releasing
-     * the window completes the workflow and stops the reverse stream.
+     * the reverse mapping), also after the sink's tasks restart (an insert and a delete made after that); `vsc
+     * release --drop` completes the workflow, stops the reverse stream and drops the original on every shard.
      */
     @Test
     void theOriginalFollowsTheNewTableUntilTheWindowIsReleased() throws Exception {
@@ -159,9 +158,15 @@ class OnlineDdlRevertIT {
                     "DELETE FROM items WHERE id = 1");
             awaitValue(shard, db, "SELECT GROUP_CONCAT(id, ':', name, ':', IFNULL(qty, '-') ORDER BY id) FROM"
                     + " items_old", "0:zero:-,2:two:42,3:three:3,9:nine \uD83D\uDE00:-");
-            m.reconfigure(Map.of("ddl.revert.release", "true"));
+            CliIT.Run release = vsc("release", m.coordinator, "--drop");
+            assertThat(release.code()).as(release.err()).isZero();
             Struct complete = m.awaitStatus("COMPLETE", s -> "COMPLETE".equals(s.getString("state")));
-            assertThat(complete.getString("reason")).contains("released the revert window");
+            assertThat(complete.getString("reason")).contains("released the revert window")
+                    .contains("dropped (ddl.revert.drop.on.release): -80: items_old, 80-: items_old");
+            for (MariaDbServer s : SHARDS.servers()) {
+                assertThat(s.queryLong(db, "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?"
+                        + " AND TABLE_NAME IN ('items', 'items_old')", db)).as("the original is dropped").isOne();
+            }
         } finally {
             m.delete();
         }
@@ -298,12 +303,6 @@ class OnlineDdlRevertIT {
             connect.deploy(coordinator, coordinatorConfig);
             connect.deploy(source, OnlineDdlConfigs.source(SHARDS.servers(), db, table, false));
             connect.deploy(sink, OnlineDdlConfigs.ghostSink(SHARDS.servers(), db));
-        }
-
-        /** The coordinator's config with {@code changes}, PUT again (as `vsc release` does). */
-        void reconfigure(Map<String, String> changes) {
-            coordinatorConfig.putAll(changes);
-            connect.deploy(coordinator, new HashMap<>(coordinatorConfig));
         }
 
         /**

@@ -20,6 +20,7 @@ import static io.vstream.connect.coordinator.VStreamCoordinatorConnectorConfig.D
 import static io.vstream.connect.coordinator.VStreamCoordinatorConnectorConfig.DDL_MIGRATION;
 import static io.vstream.connect.coordinator.VStreamCoordinatorConnectorConfig.DDL_PREFER_INSTANT;
 import static io.vstream.connect.coordinator.VStreamCoordinatorConnectorConfig.DDL_REVERT;
+import static io.vstream.connect.coordinator.VStreamCoordinatorConnectorConfig.DDL_REVERT_DROP;
 import static io.vstream.connect.coordinator.VStreamCoordinatorConnectorConfig.DDL_REVERT_RELEASE;
 import static io.vstream.connect.coordinator.VStreamCoordinatorConnectorConfig.DDL_REVERT_WINDOW_MS;
 import static io.vstream.connect.coordinator.VStreamCoordinatorConnectorConfig.DDL_TABLE;
@@ -272,6 +273,12 @@ final class CoordinatorConfigDef {
                         + " (ddl.revert.window.ms) now: the reverse stream stops, the tables stay as they are, and the"
                         + " workflow is COMPLETE (REVERTED if the original tables serve).", GROUP_DDL, ++o,
                 Width.SHORT, "End the revert window");
+        def.define(DDL_REVERT_DROP, Type.BOOLEAN, false, Importance.LOW,
+                "Online DDL: with ddl.revert.release=true ('vsc release --drop'), also drop, on every shard, the"
+                        + " table that followed the serving one (the kept original, or after a revert the ALTERed"
+                        + " table) once the reverse stream is stopped. Only a table the workflow's applier was"
+                        + " following is dropped; false keeps it until you drop it.", GROUP_DDL, ++o, Width.SHORT,
+                "Drop the follower on release");
         def.define(DDL_REVERT, Type.BOOLEAN, false, Importance.LOW,
                 "Online DDL with a revert window: which tables should serve while the window is open. true (PUT the"
                         + " config again, or 'vsc revert') swaps the original tables back in on every shard"

@@ -144,7 +144,8 @@ final class RevertWindow {
         }
         progress = new StatusRecords.Progress(null, null, null, null, null, null, null, null, null, null, maxLagMs);
         if (config.revertReleased()) {
-            return end(status, "the operator released the revert window (ddl.revert.release=true)");
+            WorkflowStatus ended = end(status, "the operator released the revert window (ddl.revert.release=true)");
+            return config.revertDropOnRelease() ? dropFollowers(ended) : ended;
         }
         if (!starting.isEmpty() || mixed) {
             return new WorkflowStatus(WorkflowState.REVERTIBLE, null, status.attempts(), "the reverse stream starts:"
@@ -186,6 +187,36 @@ final class RevertWindow {
             boolean passed = TableChecksum.tables(c, d.plan().database()).contains(d.plan().ghostTable());
             return !d.reverse() == passed;
         }
+    }
+
+    /**
+     * After a release with ddl.revert.drop.on.release: drops, on every shard, the table the applier was following
+     * (it exists, so the applier had passed the last swap; the serving table is never it), and says so in the status.
+     */
+    private WorkflowStatus dropFollowers(WorkflowStatus ended) throws SQLException {
+        List<String> dropped = new ArrayList<>();
+        List<String> kept = new ArrayList<>();
+        for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : config.shards().entrySet()) {
+            try (Connection c = Servers.open(e.getValue())) {
+                MigrationPlans.Direction d = MigrationPlans.activeDirection(c, config.stateDatabase(), migration);
+                String follower = d == null ? null : d.plan().ghostTable();
+                if (follower == null || follower.equalsIgnoreCase(d.plan().table())
+                        || !TableChecksum.tables(c, d.plan().database()).contains(follower)) {
+                    kept.add(e.getKey());
+                    continue;
+                }
+                try (java.sql.Statement st = c.createStatement()) {
+                    st.execute(io.vstream.connect.core.sql.SqlTag.tag("coordinator", "DROP TABLE "
+                            + io.vstream.connect.core.sql.SqlIdentifiers.qualify(d.plan().database(), follower)));
+                }
+                dropped.add(e.getKey() + ": " + follower);
+            }
+        }
+        LOG.info("Workflow {}: released with ddl.revert.drop.on.release: dropped {}{}", workflow, dropped,
+                kept.isEmpty() ? "" : "; nothing to drop on shard(s) " + kept);
+        return new WorkflowStatus(ended.state(), null, ended.attempts(), ended.reason().replace(" (not updated any"
+                + " more) until dropped", "") + "; dropped (ddl.revert.drop.on.release): " + String.join(", ", dropped)
+                + (kept.isEmpty() ? "" : "; nothing to drop on shard(s) " + kept));
     }
 
     /** A swap of the window that did not happen: the window stays open, the next round tries again. */

@@ -56,6 +56,7 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
     public static final String DDL_REVERT_WINDOW_MS = "ddl.revert.window.ms";
     public static final String DDL_REVERT_RELEASE = "ddl.revert.release";
     public static final String DDL_REVERT = "ddl.revert";
+    public static final String DDL_REVERT_DROP = "ddl.revert.drop.on.release";
     public static final String DDL_COPY_METHOD = "ddl.copy.method";
     public static final String DDL_COPY_THREADS = "ddl.copy.threads";
     public static final String DDL_COPY_CHUNK_TARGET_MS = "ddl.copy.chunk.target.ms";
@@ -219,6 +220,11 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
     /** Whether the operator ended the revert window early (ddl.revert.release, `vsc release`). */
     public boolean revertReleased() {
         return getBoolean(DDL_REVERT_RELEASE);
+    }
+
+    /** Whether releasing the window also drops the tables that no longer serve (`vsc release --drop`). */
+    public boolean revertDropOnRelease() {
+        return getBoolean(DDL_REVERT_DROP);
     }
 
     /** Whether the operator asked to swap the original tables back (ddl.revert, `vsc revert`). */
