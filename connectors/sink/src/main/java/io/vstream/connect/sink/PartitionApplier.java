@@ -42,8 +42,7 @@ final class PartitionApplier implements Applier {
     private ControlStore controlStore;
     private final RowSchemaStore schemaStore;
     private final RowSchemas rowSchemas = new RowSchemas();
-    private MigrationPlans.Plan plan; // ghost mode: the migration's plan, or past a swap the direction it follows
-    private boolean swapped; // ghost mode: past the cut-over's swap, keeping the other table equal to the serving one
+    private final GhostTarget ghost; // ghost mode's table and plan; null in the other modes
     private RowOwnership ownership; // reshard into a new shard wider than this log's old shard
     private Connection conn;
     private Connection controlConn; // autocommit: sees the coordinator's latest command
@@ -63,10 +62,8 @@ final class PartitionApplier implements Applier {
     private String txnGtid;
     private boolean skipping;
     private boolean dirty;
-    private String chunkTable;
+    private final CopyChunk chunk = new CopyChunk();
     private long copiedDelta; // rows_copied change of the chunk being committed
-    private final List<Struct> chunkRows = new ArrayList<>();
-    private final List<SinkRecord> chunkRecords = new ArrayList<>();
     private boolean serial;
     // the state row of the last transaction applied but not yet committed (null: none is); the group commit that
     // ends with flush() writes it and commits them all
@@ -114,6 +111,7 @@ final class PartitionApplier implements Applier {
         this.connections = new TargetConnections(this.settings);
         this.state = new StateStore(settings.stateDatabase(), settings.stream(), topic, partition);
         this.tables = new TargetTables(this.settings, connections);
+        this.ghost = settings.ghost() ? new GhostTarget(settings.stateDatabase(), settings.ghostMigration()) : null;
         this.controlStore = new ControlStore(settings.stateDatabase(), settings.stream());
         this.schemaStore = new RowSchemaStore(settings.stateDatabase(), settings.stream(), topic, partition);
     }
@@ -140,20 +138,15 @@ final class PartitionApplier implements Applier {
         }
         retireWriter();
         writer = new RowWriter(conn, serial ? 1 : settings.batchMaxRows());
-        if (settings.ghost()) {
-            plan = MigrationPlans.load(conn, settings.stateDatabase(), settings.ghostMigration());
-            if (plan == null) {
+        if (ghost != null) {
+            if (!ghost.load(conn)) {
                 throw new AwaitingPlan("waiting for the coordinator to write the plan of migration '"
                         + settings.ghostMigration() + "' on " + settings.host() + ":" + settings.port());
             }
-            MigrationPlans.Direction direction = MigrationPlans.activeDirection(conn, settings.stateDatabase(),
-                    settings.ghostMigration());
-            swapped = direction != null; // this applier passed a swap already
-            if (swapped) {
-                plan = direction.plan();
-                strictWrites();
+            if (ghost.swapped()) {
+                strictWrites(); // this applier passed a swap already
             }
-            tables.forget(); // the table is the ghost or the kept original, as the plan says
+            tables.forget(); // the table is the ghost or the one swapped out, as the plan says
         }
         StateStore.Applied applied = state.load(conn);
         rowSchemas.forget();
@@ -284,7 +277,7 @@ final class PartitionApplier implements Applier {
 
     /** Whether nothing is in progress: no transaction, no uncommitted row, no buffered chunk. */
     boolean atBoundary() {
-        return txnGtid == null && !dirty && chunkTable == null;
+        return txnGtid == null && !dirty && !chunk.open();
     }
 
     /** Whether the applier has reached what the control asks (and so should stop and acknowledge). */
@@ -345,8 +338,8 @@ final class PartitionApplier implements Applier {
             throw new ConnectException("Record at " + topic + "-" + partition + "@" + record.kafkaOffset()
                     + " has no value: every record of the source's log has one");
         }
-        if (type != EventType.ROW && type != EventType.FIELD && type != EventType.LASTPK && chunkTable != null) {
-            abandonChunk(); // copy rows not closed by their LASTPK: that chunk is copied again later
+        if (type != EventType.ROW && type != EventType.FIELD && type != EventType.LASTPK && chunk.open()) {
+            chunk.abandon(); // copy rows not closed by their LASTPK: that chunk is copied again later
         }
         if (gate.control().command() != ControlStore.Command.RUN) {
             String gtid = switch (type) {
@@ -354,7 +347,7 @@ final class PartitionApplier implements Applier {
                 default -> null;
             };
             boolean starts = type == EventType.BEGIN || type == EventType.DDL
-                    || type == EventType.ROW && chunkTable == null && txnGtid == null;
+                    || type == EventType.ROW && !chunk.open() && txnGtid == null;
             if (starts && !gate.mayStart(gtid)) {
                 gate.refused(gtid, atBoundary());
                 return false;
@@ -363,10 +356,10 @@ final class PartitionApplier implements Applier {
         switch (type) {
             case FIELD -> {
                 learnRowSchema(record, value);
-                if (plan == null) {
+                if (ghost == null) {
                     tables.define(value);
-                } else if (plan.table().equals(value.getString("table"))) {
-                    tables.ghost(plan);
+                } else if (ghost.writes(value.getString("table"))) {
+                    tables.ghost(ghost.plan());
                 }
             }
             case BEGIN -> begin(value.getString("gtid"));
@@ -425,7 +418,7 @@ final class PartitionApplier implements Applier {
 
     private void row(SinkRecord record, Struct envelope, PoisonHandler poison, RowScope scope) throws SQLException {
         String sourceTable = header(record, EventHeaders.TABLE);
-        if (plan != null && !plan.table().equals(sourceTable)) {
+        if (ghost != null && !ghost.writes(sourceTable)) {
             return; // ghost mode applies one table
         }
         String op = envelope.getString("op");
@@ -436,18 +429,15 @@ final class PartitionApplier implements Applier {
                 Struct source = envelope.getStruct("source");
                 tables.lookup(source.getString("db"), source.getString("keyspace"), sourceTable);
             }
-            if (chunkTable != null && !chunkTable.equals(sourceTable)) {
-                abandonChunk();
-            }
-            chunkTable = sourceTable;
+            chunk.spans(sourceTable);
             return;
         }
         if (scope == RowScope.NONE) {
             return; // another target's row
         }
         TargetTable t = tables.get(sourceTable);
-        if (t == null && plan != null) {
-            t = tables.ghost(plan);
+        if (t == null && ghost != null) {
+            t = tables.ghost(ghost.plan());
         }
         if (t == null) {
             Struct source = envelope.getStruct("source");
@@ -461,12 +451,7 @@ final class PartitionApplier implements Applier {
         Struct before = t.names().apply(envelope.getStruct("before"));
         Struct after = t.names().apply(envelope.getStruct("after"));
         if ("r".equals(op)) {
-            if (chunkTable != null && !chunkTable.equals(sourceTable)) {
-                abandonChunk();
-            }
-            chunkTable = sourceTable;
-            chunkRows.add(after);
-            chunkRecords.add(record);
+            chunk.add(sourceTable, after, record);
             return;
         }
         if (skipping) {
@@ -511,7 +496,7 @@ final class PartitionApplier implements Applier {
                 + sourceTable + " to " + t.qualified() + " (key " + keyOf(record) + ", " + topic + "-" + partition
                 + "@" + record.kafkaOffset() + "): " + e.getMessage();
         writer.discard();
-        if (swapped) {
+        if (ghost != null && ghost.swapped()) {
             // a row the follower cannot hold: skipping it would leave it short of a write, so no revert
             throw new ConnectException(what + "; the reverse stream of migration " + settings.ghostMigration()
                     + " stops here: the revert is no longer possible", e);
@@ -540,18 +525,16 @@ final class PartitionApplier implements Applier {
 
     private void lastPk(SinkRecord record, Struct value, PoisonHandler poison) throws SQLException {
         String sourceTable = value.getString("table");
-        TargetTable t = plan != null && !plan.table().equals(sourceTable) ? null : tables.get(sourceTable);
-        if (t == null && plan != null && plan.table().equals(sourceTable)) {
-            t = tables.ghost(plan);
+        TargetTable t = ghost != null && !ghost.writes(sourceTable) ? null : tables.get(sourceTable);
+        if (t == null && ghost != null && ghost.writes(sourceTable)) {
+            t = tables.ghost(ghost.plan());
         }
-        List<Struct> rows = sourceTable.equals(chunkTable) ? new ArrayList<>(chunkRows) : List.of();
-        List<SinkRecord> rowRecords = sourceTable.equals(chunkTable) ? new ArrayList<>(chunkRecords) : List.of();
+        CopyChunk.Closed closed = chunk.close(sourceTable);
+        List<Struct> rows = closed.rows();
+        List<SinkRecord> rowRecords = closed.records();
         for (int i = 0; i < rows.size(); i++) {
             writer.invalidCells(rows.get(i), InvalidCells.of(rowRecords.get(i)));
         }
-        chunkTable = null;
-        chunkRows.clear();
-        chunkRecords.clear();
         if (t == null) {
             if (!rows.isEmpty()) {
                 throw new ConnectException("Copy rows of " + sourceTable + " came without a FIELD record");
@@ -609,20 +592,14 @@ final class PartitionApplier implements Applier {
             rollbackWork();
         }
         String gtid = value.getString("gtid");
-        if (plan != null) {
+        if (ghost != null) {
             String statement = value.getString("statement");
-            if (DdlTargets.touches(statement, value.getString("db"), plan.database(), plan.table())) {
-                String why = swapped
-                        ? "a DDL statement changed table " + plan.table() + " (" + gtid + ") while the reverse stream"
-                        + " of migration " + settings.ghostMigration() + " kept `" + plan.ghostTable()
-                        + "` equal to it: the revert is no longer possible"
-                        : "a DDL statement changed table " + plan.table() + " during its online migration "
-                        + plan.migration() + " (" + gtid + "): the migration cannot go on; cancel it and run it again";
+            String why = ghost.refusal(statement, value.getString("db"), gtid);
+            if (why != null) {
                 reportFailure(why);
                 throw new ConnectException(why);
             }
-            String away = DdlTargets.swappedAway(statement, value.getString("db"), plan.database(), plan.table(),
-                    plan.ghostTable());
+            String away = ghost.swappedAway(statement, value.getString("db"));
             if (away != null) {
                 followSwap(away, gtid);
             }
@@ -646,36 +623,29 @@ final class PartitionApplier implements Applier {
     }
 
     /**
-     * The stream reached a swap ({@code table} renamed to {@code away}, the table that followed it to {@code table}):
+     * The stream reached a swap (the table renamed to {@code away}, the table that followed it to the table's name):
      * from here on the table's changes are those of the table that serves now, and they go into {@code away}, which
-     * follows it: after the cut-over the kept original through the reverse plan, after a revert the ALTERed table
-     * through the forward plan again. The switch is recorded in this record's transaction
-     * ({@link MigrationPlans#activateDirection}), so a restarted applier follows the same direction. Without a
-     * direction plan the applier has nothing it may write (the coordinator retires it at the swap, so it never gets
-     * here) and stops.
+     * follows it ({@link GhostTarget#follow}), the switch recorded in this record's transaction so a restarted applier
+     * follows the same direction. Without a direction plan the applier has nothing it may write (the coordinator
+     * retires it at the swap, so it never gets here) and stops.
      */
     private void followSwap(String away, String gtid) throws SQLException {
         String migration = settings.ghostMigration();
-        String next = swapped && plan.migration().equals(MigrationPlans.revertKey(migration))
-                ? MigrationPlans.forwardKey(migration) : MigrationPlans.revertKey(migration);
-        MigrationPlans.Direction direction = MigrationPlans.activateDirection(conn, settings.stateDatabase(), next,
-                away);
+        String table = ghost.plan().table();
+        MigrationPlans.Direction direction = ghost.follow(conn, away);
         if (direction == null) {
-            String why = "the stream passed a swap of migration " + migration + " (" + gtid + ": " + plan.table()
-                    + " is the new table, the one it replaced is `" + away + "`), and the migration keeps no reverse"
-                    + " stream (ddl.revert.window.ms=0): this applier's work ended at the cut-over; delete the sink"
-                    + " connector";
+            String why = "the stream passed a swap of migration " + migration + " (" + gtid + ": " + table + " is the"
+                    + " new table, the one it replaced is `" + away + "`), and the migration keeps no reverse stream"
+                    + " (ddl.revert.window.ms=0): this applier's work ended at the cut-over; delete the sink connector";
             reportFailure(why);
             throw new ConnectException(why);
         }
-        plan = direction.plan();
-        swapped = true;
         strictWrites();
         tables.forget();
-        tables.ghost(plan);
+        tables.ghost(direction.plan());
         LOG.info("{}-{}: migration {} swapped its tables at {}: from here on the changes of {} go into `{}`, which"
-                + " follows it through the {} mapping {}", topic, partition, migration, gtid, plan.table(), away,
-                direction.reverse() ? "reverse" : "forward", plan.mapping().toJson());
+                + " follows it through the {} mapping {}", topic, partition, migration, gtid, table, away,
+                direction.reverse() ? "reverse" : "forward", direction.plan().mapping().toJson());
     }
 
     /**
@@ -753,11 +723,6 @@ final class PartitionApplier implements Applier {
         }
     }
 
-    private void abandonChunk() {
-        chunkTable = null;
-        chunkRows.clear();
-        chunkRecords.clear();
-    }
 
     private void rollbackWork() throws SQLException {
         if (pendingState != null) {
@@ -815,9 +780,7 @@ final class PartitionApplier implements Applier {
         txnGtid = null;
         skipping = false;
         dirty = false;
-        chunkTable = null;
-        chunkRows.clear();
-        chunkRecords.clear();
+        chunk.abandon();
     }
 
     private static LastPk parse(String table, String json) {
