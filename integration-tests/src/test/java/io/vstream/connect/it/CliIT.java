@@ -61,8 +61,13 @@ class CliIT {
     }
 
     static Run vsc(String... args) {
+        return vsc(connect, args);
+    }
+
+    /** Runs the CLI in-process against {@code cluster} (its REST API and its Kafka). */
+    static Run vsc(ConnectCluster cluster, String... args) {
         List<String> a = new ArrayList<>(List.of(args));
-        a.addAll(List.of("--connect-url", connect.restUrl(), "--bootstrap-servers", connect.bootstrapServers()));
+        a.addAll(List.of("--connect-url", cluster.restUrl(), "--bootstrap-servers", cluster.bootstrapServers()));
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int code = Vsc.execute(a.toArray(String[]::new), new PrintWriter(out), new PrintWriter(err));

@@ -905,8 +905,9 @@ class OnlineDdlIT {
         return ((Struct) all.get(all.size() - 1).value().value()).getString("state");
     }
 
-    private static Thread reader(String name, MariaDbServer server, String db, AtomicBoolean reading,
-                                 Map<String, AtomicLong> errors) {
+    /** Reads {@code orders} in a loop until {@code reading} is false, recording every error (OnlineDdlRevertIT too). */
+    static Thread reader(String name, MariaDbServer server, String db, AtomicBoolean reading,
+                         Map<String, AtomicLong> errors) {
         Thread t = new Thread(() -> {
             while (reading.get()) {
                 try (Connection c = server.connect(db); Statement st = c.createStatement()) {

@@ -11,9 +11,6 @@ import io.vstream.connect.testsupport.load.LoadTable;
 import io.vstream.connect.testsupport.load.LoadTransaction;
 import io.vstream.connect.testsupport.load.Target;
 import io.vstream.connect.testsupport.load.WriteLoad;
-import java.sql.Connection;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -82,9 +79,9 @@ class OnlineDdlRevertIT {
             load.createTables();
             load.preload(LOAD_KEYS);
             load.start();
-            readers.add(reader("shard0", SHARDS.server(0), db, reading, readErrors));
-            readers.add(reader("shard1", SHARDS.server(1), db, reading, readErrors));
-            readers.add(reader("replica", replica, db, reading, readErrors));
+            readers.add(OnlineDdlIT.reader("shard0", SHARDS.server(0), db, reading, readErrors));
+            readers.add(OnlineDdlIT.reader("shard1", SHARDS.server(1), db, reading, readErrors));
+            readers.add(OnlineDdlIT.reader("replica", replica, db, reading, readErrors));
             m.deploy("MODIFY amount DECIMAL(14,2) NOT NULL, ADD COLUMN note VARCHAR(32) NOT NULL DEFAULT 'n',"
                     + " ADD INDEX k_amount (k, amount)", Map.of());
             Struct revertible = m.awaitStatus("REVERTIBLE with its window",
@@ -213,15 +210,8 @@ class OnlineDdlRevertIT {
         return config;
     }
 
-    /** Runs the CLI against this class's cluster. */
     private static CliIT.Run vsc(String... args) {
-        java.util.List<String> a = new ArrayList<>(List.of(args));
-        a.addAll(List.of("--connect-url", connect.restUrl(), "--bootstrap-servers", connect.bootstrapServers()));
-        java.io.StringWriter out = new java.io.StringWriter();
-        java.io.StringWriter err = new java.io.StringWriter();
-        int code = io.vstream.connect.cli.Vsc.execute(a.toArray(String[]::new), new java.io.PrintWriter(out),
-                new java.io.PrintWriter(err));
-        return new CliIT.Run(code, out.toString(), err.toString());
+        return CliIT.vsc(connect, args);
     }
 
     /** The same small table on both shards: the zero key, 4-byte UTF-8, a NULL. */
@@ -231,28 +221,6 @@ class OnlineDdlRevertIT {
                     + " qty INT NULL) DEFAULT CHARSET=utf8mb4", "INSERT INTO items VALUES (0, 'zero', NULL), (1,"
                     + " 'one \uD83D\uDE00', 1), (2, 'two', 2), (3, 'three', 3)");
         }
-    }
-
-    /** Reads the table in a loop, recording every error (a reader must never see the table missing). */
-    private static Thread reader(String name, MariaDbServer server, String db, AtomicBoolean reading,
-                                 Map<String, AtomicLong> errors) {
-        Thread t = new Thread(() -> {
-            while (reading.get()) {
-                try (Connection c = server.connect(db); Statement st = c.createStatement()) {
-                    while (reading.get()) {
-                        st.executeQuery("SELECT COUNT(*), MAX(amount) FROM orders WHERE id < 100").close();
-                        Thread.sleep(5);
-                    }
-                } catch (SQLException e) {
-                    errors.computeIfAbsent(name + ": " + e.getErrorCode() + " " + e.getMessage(),
-                            k -> new AtomicLong()).incrementAndGet();
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        }, "reader-" + name);
-        t.start();
-        return t;
     }
 
     private static void awaitValue(MariaDbServer s, String db, String sql, String expected)
