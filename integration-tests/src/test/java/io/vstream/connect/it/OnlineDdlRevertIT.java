@@ -84,9 +84,7 @@ class OnlineDdlRevertIT {
             readers.add(OnlineDdlIT.reader("replica", replica, db, reading, readErrors));
             m.deploy("MODIFY amount DECIMAL(14,2) NOT NULL, ADD COLUMN note VARCHAR(32) NOT NULL DEFAULT 'n',"
                     + " ADD INDEX k_amount (k, amount)", Map.of());
-            Struct revertible = m.awaitStatus("REVERTIBLE with its window",
-                    s -> "REVERTIBLE".equals(s.getString("state")) && s.getString("reason") != null
-                            && s.getString("reason").startsWith("revertible until"));
+            Struct revertible = m.awaitRevertible("revertible until");
             assertThat(revertible.getString("reason")).contains("orders_old").contains("vsc release");
             assertThat(load.isRunning()).as("the cut-over happened under load").isTrue();
             load.awaitCommits(load.stats().commits() + 300, Duration.ofMinutes(3)); // writes to the new table
@@ -96,13 +94,12 @@ class OnlineDdlRevertIT {
                 assertThat(revert.code()).as(revert.err()).isZero();
                 assertThat(revert.out()).contains("ddl.revert=" + toOriginal);
                 String side = toOriginal ? "reverted:" : "revertible until";
-                m.awaitStatus("REVERTIBLE, " + side, s -> "REVERTIBLE".equals(s.getString("state"))
-                        && s.getString("reason") != null && s.getString("reason").startsWith(side));
+                m.awaitRevertible(side);
                 assertThat(load.isRunning()).as("the swap happened under load").isTrue();
                 load.awaitCommits(load.stats().commits() + 200, Duration.ofMinutes(3)); // writes after the swap
             }
             assertThat(vsc("release", m.coordinator).code()).isZero();
-            Struct reverted = m.awaitStatus("REVERTED", s -> "REVERTED".equals(s.getString("state")));
+            Struct reverted = m.awaitState("REVERTED");
             assertThat(reverted.getString("reason")).contains("released");
             LoadStats stats = load.stop();
             reading.set(false);
@@ -144,8 +141,7 @@ class OnlineDdlRevertIT {
         Migration m = new Migration(db, "items");
         try {
             m.deploy("ADD COLUMN note VARCHAR(10) NULL, MODIFY qty BIGINT NULL", Map.of());
-            m.awaitStatus("REVERTIBLE with its window", s -> "REVERTIBLE".equals(s.getString("state"))
-                    && s.getString("reason") != null && s.getString("reason").startsWith("revertible until"));
+            m.awaitRevertible("revertible until");
             MariaDbServer shard = SHARDS.server(1);
             shard.execute(db, "UPDATE items SET qty = 42, note = 'new' WHERE id = 2");
             awaitValue(shard, db, "SELECT qty FROM items_old WHERE id = 2", "42");
@@ -157,7 +153,7 @@ class OnlineDdlRevertIT {
                     + " items_old", "0:zero:-,2:two:42,3:three:3,9:nine \uD83D\uDE00:-");
             CliIT.Run release = vsc("release", m.coordinator, "--drop");
             assertThat(release.code()).as(release.err()).isZero();
-            Struct complete = m.awaitStatus("COMPLETE", s -> "COMPLETE".equals(s.getString("state")));
+            Struct complete = m.awaitState("COMPLETE");
             assertThat(complete.getString("reason")).contains("released the revert window")
                     .contains("dropped (ddl.revert.drop.on.release): -80: items_old, 80-: items_old");
             for (MariaDbServer s : SHARDS.servers()) {
@@ -183,14 +179,13 @@ class OnlineDdlRevertIT {
         m.watched = true;
         try {
             m.deploy("MODIFY name VARCHAR(64) NOT NULL", Map.of());
-            m.awaitStatus("REVERTIBLE with its window", s -> "REVERTIBLE".equals(s.getString("state"))
-                    && s.getString("reason") != null && s.getString("reason").startsWith("revertible until"));
+            m.awaitRevertible("revertible until");
             MariaDbServer shard = SHARDS.server(0);
             shard.execute(db, "UPDATE items SET name = 'zero \uD83D\uDE80 fits', qty = 7 WHERE id = 0");
             awaitValue(shard, db, "SELECT CONCAT(name, '/', qty) FROM items_old WHERE id = 0",
                     "zero \uD83D\uDE80 fits/7");
             shard.execute(db, "UPDATE items SET name = REPEAT('w', 40) WHERE id = 3");
-            Struct complete = m.awaitStatus("COMPLETE", s -> "COMPLETE".equals(s.getString("state")));
+            Struct complete = m.awaitState("COMPLETE");
             assertThat(complete.getString("reason")).contains("revert is no longer possible").contains("items_old")
                     .contains("id=3");
             CliIT.Run refused = vsc("revert", m.coordinator);
@@ -271,6 +266,17 @@ class OnlineDdlRevertIT {
             connect.deploy(coordinator, coordinatorConfig);
             connect.deploy(source, OnlineDdlConfigs.source(SHARDS.servers(), db, table, false));
             connect.deploy(sink, OnlineDdlConfigs.ghostSink(SHARDS.servers(), db));
+        }
+
+        /** {@link #awaitStatus} of REVERTIBLE with a reason that starts with {@code reasonStart}. */
+        Struct awaitRevertible(String reasonStart) throws InterruptedException {
+            return awaitStatus("REVERTIBLE, " + reasonStart, s -> "REVERTIBLE".equals(s.getString("state"))
+                    && s.getString("reason") != null && s.getString("reason").startsWith(reasonStart));
+        }
+
+        /** {@link #awaitStatus} of {@code state}. */
+        Struct awaitState(String state) throws InterruptedException {
+            return awaitStatus(state, s -> state.equals(s.getString("state")));
         }
 
         /**

@@ -144,8 +144,8 @@ final class RevertWindow {
         }
         progress = new StatusRecords.Progress(null, null, null, null, null, null, null, null, null, null, maxLagMs);
         if (config.revertReleased()) {
-            WorkflowStatus ended = end(status, "the operator released the revert window (ddl.revert.release=true)");
-            return config.revertDropOnRelease() ? dropFollowers(ended) : ended;
+            return end(status, "the operator released the revert window (ddl.revert.release=true)",
+                    config.revertDropOnRelease());
         }
         if (!starting.isEmpty() || mixed) {
             return new WorkflowStatus(WorkflowState.REVERTIBLE, null, status.attempts(), "the reverse stream starts:"
@@ -191,9 +191,9 @@ final class RevertWindow {
 
     /**
      * After a release with ddl.revert.drop.on.release: drops, on every shard, the table the applier was following
-     * (it exists, so the applier had passed the last swap; the serving table is never it), and says so in the status.
+     * (it exists, so the applier had passed the last swap; the serving table is never it); says what it dropped.
      */
-    private WorkflowStatus dropFollowers(WorkflowStatus ended) throws SQLException {
+    private String dropFollowers() throws SQLException {
         List<String> dropped = new ArrayList<>();
         List<String> kept = new ArrayList<>();
         for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : config.shards().entrySet()) {
@@ -214,9 +214,8 @@ final class RevertWindow {
         }
         LOG.info("Workflow {}: released with ddl.revert.drop.on.release: dropped {}{}", workflow, dropped,
                 kept.isEmpty() ? "" : "; nothing to drop on shard(s) " + kept);
-        return new WorkflowStatus(ended.state(), null, ended.attempts(), ended.reason().replace(" (not updated any"
-                + " more) until dropped", "") + "; dropped (ddl.revert.drop.on.release): " + String.join(", ", dropped)
-                + (kept.isEmpty() ? "" : "; nothing to drop on shard(s) " + kept));
+        return "dropped (ddl.revert.drop.on.release): " + String.join(", ", dropped)
+                + (kept.isEmpty() ? "" : "; nothing to drop on shard(s) " + kept);
     }
 
     /** A swap of the window that did not happen: the window stays open, the next round tries again. */
@@ -247,16 +246,23 @@ final class RevertWindow {
      * REVERTED when the originals do.
      */
     WorkflowStatus end(WorkflowStatus status, String why) throws SQLException {
+        return end(status, why, false);
+    }
+
+    /** {@link #end(WorkflowStatus, String)}, dropping the tables that followed when {@code drop}. */
+    private WorkflowStatus end(WorkflowStatus status, String why, boolean drop) throws SQLException {
         tellAll.accept("HANDED_OFF");
-        boolean reverted = originalServes();
+        boolean reverted = originalServes(); // before a drop: the follower's existence tells the side
         LOG.info("Workflow {}: the revert window ends ({}); the appliers are retired, the {} tables serve", workflow,
                 why, reverted ? "original" : "ALTERed");
+        String other = reverted ? "ALTERed" : "original";
+        String tail = drop ? dropFollowers() : "the " + other + " tables are kept (not updated any more) until dropped";
         return reverted
                 ? new WorkflowStatus(WorkflowState.REVERTED, null, status.attempts(), "reverted: the original tables"
-                + " serve, holding every write made to the ALTERed ones; the revert window has ended: " + why
-                + "; the ALTERed tables are kept (not updated any more) until dropped")
+                + " serve, holding every write made to the ALTERed ones; the revert window has ended: " + why + "; "
+                + tail)
                 : new WorkflowStatus(WorkflowState.COMPLETE, null, status.attempts(), "the tables are swapped; the"
-                + " revert window has ended: " + why + "; the original tables are kept (not updated any more) until"
-                + " dropped");
+                + " revert window has ended: " + why + "; " + tail);
     }
+
 }

@@ -143,9 +143,6 @@ final class PartitionApplier implements Applier {
                 throw new AwaitingPlan("waiting for the coordinator to write the plan of migration '"
                         + settings.ghostMigration() + "' on " + settings.host() + ":" + settings.port());
             }
-            if (ghost.swapped()) {
-                strictWrites(); // this applier passed a swap already
-            }
             tables.forget(); // the table is the ghost or the one swapped out, as the plan says
         }
         StateStore.Applied applied = state.load(conn);
@@ -640,22 +637,11 @@ final class PartitionApplier implements Applier {
             reportFailure(why);
             throw new ConnectException(why);
         }
-        strictWrites();
         tables.forget();
         tables.ghost(direction.plan());
         LOG.info("{}-{}: migration {} swapped its tables at {}: from here on the changes of {} go into `{}`, which"
                 + " follows it through the {} mapping {}", topic, partition, migration, gtid, table, away,
                 direction.reverse() ? "reverse" : "forward", direction.plan().mapping().toJson());
-    }
-
-    /**
-     * Past a swap the applier writes in strict mode whatever the server's default: a value the follower's narrower
-     * type cannot hold must fail (and end the revert window), never be cut to fit.
-     */
-    private void strictWrites() throws SQLException {
-        try (java.sql.Statement st = conn.createStatement()) {
-            st.execute("SET SESSION sql_mode = CONCAT_WS(',', NULLIF(@@SESSION.sql_mode, ''), 'STRICT_ALL_TABLES')");
-        }
     }
 
     /**
