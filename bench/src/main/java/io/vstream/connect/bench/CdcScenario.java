@@ -144,7 +144,8 @@ final class CdcScenario {
                             load.lastGtid(), expected, options.runTimeout()), peer::lastTimeline),
                     () -> plots.add("Debezium", debezium.stream(table.database(), table.table(), load.lastGtid(),
                             expected, options.runTimeout()), debezium::lastTimeline));
-            settings.put("ROW record size", ours.bytesPerRow() + " bytes (key and value as serialized, average)");
+            settings.put("bytes per row", ours.bytesPerRow() + " bytes (key and value as serialized,"
+                + " average; a ROWS record's shared by its rows)");
             Map<String, String> dbzSettings = new LinkedHashMap<>(settings);
             dbzSettings.remove("peer");
             dbzSettings.put("peer", DebeziumPeer.description(options.converter()) + "; started once before the"

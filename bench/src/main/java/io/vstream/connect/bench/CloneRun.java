@@ -229,8 +229,9 @@ final class CloneRun {
     }
 
     /**
-     * Where the source side was: broker append times of the first ROW record and of COPY_COMPLETED in the shard topic
-     * (-1 when not found), and the average ROW record size. Reads only the topic's first and last records.
+     * Where the source side was: broker append times of the first ROW (or ROWS) record and of COPY_COMPLETED in the
+     * shard topic (-1 when not found), and the average bytes per row (a ROWS record's shared by its rows). Reads only
+     * the topic's first and last records.
      */
     record Phases(long firstRow, long copyCompleted, long rowBytes) {
     }
@@ -253,9 +254,10 @@ final class CloneRun {
             long deadline = System.nanoTime() + 30_000_000_000L;
             while (firstRow < 0 && consumer.position(tp) < end && System.nanoTime() < deadline) {
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
-                    if (type(r) == EventType.ROW) {
+                    EventType type = type(r);
+                    if (type == EventType.ROW || type == EventType.ROWS) {
                         bytes += Math.max(0, r.serializedKeySize()) + Math.max(0, r.serializedValueSize());
-                        rowCount++;
+                        rowCount += type == EventType.ROW ? 1 : rowsOf(r);
                         if (firstRow < 0) {
                             firstRow = appendTime(r);
                         }
@@ -276,6 +278,12 @@ final class CloneRun {
             Bench.say("  (could not read the phases from " + topic + ": " + e + ")");
         }
         return new Phases(firstRow, copyCompleted, rowCount == 0 ? 0 : bytes / rowCount);
+    }
+
+    /** The rows a ROWS record carries (its {@code vstream.rows} header; 1 when it has none). */
+    private static long rowsOf(ConsumerRecord<byte[], byte[]> r) {
+        Header h = r.headers().lastHeader(EventHeaders.ROWS);
+        return h == null ? 1 : Long.parseLong(new String(h.value(), StandardCharsets.UTF_8).strip());
     }
 
     private static EventType type(ConsumerRecord<byte[], byte[]> r) {

@@ -84,8 +84,8 @@ final class CloneScenario {
                 Alternation runs = Alternation.run("clone", "rows", ScenarioResult.Goal.TIME, options.warmups(),
                         options.pairs(), () -> ours.run(options.runTimeout()),
                         () -> peer.run(options.runTimeout()));
-                settings.put("ROW record size", ours.bytesPerRow() + " bytes (key and value as serialized, average"
-                        + " of the first records of the topic)");
+                settings.put("bytes per row", ours.bytesPerRow() + " bytes (key and value as serialized, average"
+                        + " of the first records of the topic; a ROWS record's shared by its rows)");
                 return new ScenarioResult("clone", String.format("a caught-up clone of one %,d-row table into an"
                         + " empty server", rows), "rows", "vstream source + sink (Connect worker, Kafka)",
                         "mariadb-dump | mariadb", TARGET, ScenarioResult.Goal.TIME, settings, runs.warmups,

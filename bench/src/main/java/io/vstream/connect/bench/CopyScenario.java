@@ -78,7 +78,8 @@ final class CopyScenario {
                     () -> dump.timed(table.database(), table.table(), rows, options.runTimeout()),
                     () -> plots.add("Debezium snapshot", debezium.snapshot(table.database(), table.table(), rows,
                             options.runTimeout()), debezium::lastTimeline));
-            settings.put("ROW record size", ours.bytesPerRow() + " bytes (key and value as serialized, average)");
+            settings.put("bytes per row", ours.bytesPerRow() + " bytes (key and value as serialized,"
+                + " average; a ROWS record's shared by its rows)");
             Map<String, String> dbzSettings = new LinkedHashMap<>(settings);
             dbzSettings.put("peer", DebeziumPeer.description(options.converter()) + "; its initial snapshot"
                     + " (snapshot.mode=initial, snapshot settings default, fresh offsets and schema history every run);"
@@ -123,10 +124,11 @@ final class CopyScenario {
                 + " warm-up";
         Map<String, String> a = new LinkedHashMap<>(settings);
         a.put("us", a.get("us") + "; " + what);
-        a.put("ROW record size", ours.bytesPerRow() + " bytes (key and value as serialized, average)");
+        a.put("bytes per row", ours.bytesPerRow() + " bytes (key and value as serialized,"
+                + " average; a ROWS record's shared by its rows)");
         Map<String, String> b = new LinkedHashMap<>(dbzSettings);
         b.put("us", b.get("us") + "; " + what);
-        b.put("ROW record size", a.get("ROW record size"));
+        b.put("bytes per row", a.get("bytes per row"));
         return List.of(new ScenarioResult("copy, workflow format", title, "rows",
                         "vstream-source copy phase, workflow format (Connect worker, Kafka)", "mariadb-dump",
                         TARGET_WORKFLOW, ScenarioResult.Goal.RATE, a, List.of(), runs.pairs),

@@ -11,13 +11,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The record format and client tuning a file of config-examples sets (its converters, {@code producer.override.*},
- * {@code consumer.override.*}), so that a scenario's "us" deploys as a user who copies the example does. Reads the
+ * The record format and client tuning a file of config-examples sets (its converters, {@code copy.rows.per.record},
+ * {@code producer.override.*}, {@code consumer.override.*}), so that a scenario's "us" deploys as a user who copies the example does. Reads the
  * directory {@code bench/run} passes as {@code vstream.config.examples.dir}.
  */
 final class ExampleTuning {
     private static final List<String> PREFIXES = List.of("key.converter", "value.converter", "header.converter",
-            "producer.override.", "consumer.override.");
+            "producer.override.", "consumer.override.", "copy.rows.per.record");
 
     private ExampleTuning() {
     }

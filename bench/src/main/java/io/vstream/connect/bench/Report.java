@@ -138,9 +138,9 @@ final class Report {
                 o.append('\n');
             }
             verdicts(o, s);
-            String size = s.settings().get("ROW record size");
+            String size = s.settings().get("bytes per row");
             if (size != null) {
-                o.append("ROW record size: ").append(size).append(".\n");
+                o.append("Bytes per row: ").append(size).append(".\n");
             }
             o.append('\n');
         }

@@ -51,21 +51,22 @@ final class ShardLogWatcher implements AutoCloseable {
      * @param found           whether the end record was seen
      * @param records         records read up to and including the end record
      * @param perType         records per event type
-     * @param copyRows        ROW records with op {@code r}
+     * @param copyRows        ROW records with op {@code r}, and the rows of ROWS records
      * @param firstRowAppend  broker append time of the first ROW record (ms), or -1
      * @param endAppend       broker append time of the end record (ms), or -1
      * @param appendTimes     whether the times are broker append times (else the consumer's receive times)
-     * @param rowBytes        serialized key and value bytes of the ROW records
+     * @param rowBytes        serialized key and value bytes of the ROW and ROWS records
+     * @param rowItems        rows those records carry (a ROW record one, a ROWS record its {@code vstream.rows})
      */
     record Result(boolean found, long records, Map<EventType, Long> perType, long copyRows, long firstRowAppend,
-                  long endAppend, boolean appendTimes, long rowBytes) {
+                  long endAppend, boolean appendTimes, long rowBytes, long rowItems) {
         long rows() {
             return perType.getOrDefault(EventType.ROW, 0L);
         }
 
-        /** The average size of a ROW record (key and value as serialized), or 0. */
+        /** The average bytes of a row (key and value as serialized; a ROWS record's shared by its rows), or 0. */
         long bytesPerRow() {
-            return rows() == 0 ? 0 : rowBytes / rows();
+            return rowItems == 0 ? 0 : rowBytes / rowItems;
         }
     }
 
@@ -87,6 +88,7 @@ final class ShardLogWatcher implements AutoCloseable {
     private long copyRows;
     private long firstRowAppend = -1;
     private long rowBytes;
+    private long rowItems;
     private boolean appendTimes = true;
     private final Timeline rowTimeline = new Timeline();
     private volatile long originMs;
@@ -188,6 +190,15 @@ final class ShardLogWatcher implements AutoCloseable {
         }
     }
 
+    /** The rows a ROWS record carries, from its {@code vstream.rows} header (Connect writes an INT32 as its text). */
+    private static long rowsOf(ConsumerRecord<byte[], byte[]> r) {
+        Header h = r.headers().lastHeader(EventHeaders.ROWS);
+        if (h == null) {
+            throw new IllegalStateException("a ROWS record without its " + EventHeaders.ROWS + " header");
+        }
+        return Long.parseLong(new String(h.value(), StandardCharsets.UTF_8).strip());
+    }
+
     /** Counts one record; true when it ends the run. */
     private boolean accept(ConsumerRecord<byte[], byte[]> r) {
         records++;
@@ -199,19 +210,22 @@ final class ShardLogWatcher implements AutoCloseable {
         perType.merge(type, 1L, Long::sum);
         long time = r.timestampType() == TimestampType.LOG_APPEND_TIME ? r.timestamp() : System.currentTimeMillis();
         appendTimes &= r.timestampType() == TimestampType.LOG_APPEND_TIME;
-        if (type == EventType.ROW) {
+        if (type == EventType.ROW || type == EventType.ROWS) {
+            long n = type == EventType.ROW ? 1 : rowsOf(r);
             rowBytes += Math.max(0, r.serializedKeySize()) + Math.max(0, r.serializedValueSize());
+            rowItems += n;
             if (firstRowAppend < 0) {
                 firstRowAppend = time;
             }
-            rowTimeline.addAtMs(time - originMs, 1);
-            if (countCopyRows && r.value() != null && indexOf(r.value(), OP_READ, true) >= 0) {
-                copyRows++;
+            rowTimeline.addAtMs(time - originMs, n);
+            if (countCopyRows && (type == EventType.ROWS
+                    || r.value() != null && indexOf(r.value(), OP_READ, true) >= 0)) {
+                copyRows += n;
             }
         }
         if (end.isEnd(type, r.value())) {
             result = new Result(true, records, Map.copyOf(perType), copyRows, firstRowAppend, time, appendTimes,
-                    rowBytes);
+                    rowBytes, rowItems);
             return true;
         }
         return false;
@@ -247,7 +261,8 @@ final class ShardLogWatcher implements AutoCloseable {
 
     /** Partial counts, when the end never came. */
     Result partial() {
-        return new Result(false, records, Map.copyOf(perType), copyRows, firstRowAppend, -1, appendTimes, rowBytes);
+        return new Result(false, records, Map.copyOf(perType), copyRows, firstRowAppend, -1, appendTimes, rowBytes,
+                rowItems);
     }
 
     @Override

@@ -144,6 +144,8 @@ public final class WorkflowConfigs {
 
     /** The consumer assignment that spreads single-partition shard topics over the tasks (docs/sink.md). */
     static final String ROUND_ROBIN = "org.apache.kafka.clients.consumer.RoundRobinAssignor";
+    /** Copy rows per ROWS record on a clone's or reshard's source (docs/benchmarks.md measures the gain). */
+    static final String COPY_ROWS_PER_RECORD = "500";
 
     public static List<ConnectorConfig> clone(Clone w) {
         Common c = w.common();
@@ -191,6 +193,7 @@ public final class WorkflowConfigs {
         source.put("topic.creation.default.replication.factor", c.replicationFactor());
         producerBatching(source);
         compactRecords(source);
+        source.put("copy.rows.per.record", COPY_ROWS_PER_RECORD);
         source.put("exactly.once.support", "requested");
         source.put("transaction.boundary", "connector");
 
@@ -259,6 +262,7 @@ public final class WorkflowConfigs {
         source.put("topic.creation.default.replication.factor", c.replicationFactor());
         producerBatching(source);
         compactRecords(source);
+        source.put("copy.rows.per.record", COPY_ROWS_PER_RECORD);
 
         List<String> topics = new ArrayList<>();
         w.from().keySet().forEach(shard -> topics.add(TopicNames.shardTopic(c.prefix(), w.keyspace(), shard)));
@@ -285,10 +289,6 @@ public final class WorkflowConfigs {
     }
 
     /**
-     * The producer settings docs/benchmarks.md measured at about 4x the default's rate: large batches, a short linger,
-     * lz4 (a record with its schema is ~3 KB of JSON).
-     */
-    /**
      * The workflow stream's compact record format on a source or sink: JsonConverter without schemas (a row record of
      * ~0.3 KB instead of ~3 KB), the sink typing each row by the row schema its table's FIELD record carries
      * (docs/sink.md, "Record format"). Set on the connector, so the worker's converter (often with schemas, for CDC)
@@ -301,6 +301,10 @@ public final class WorkflowConfigs {
         connector.put("value.converter.schemas.enable", "false");
     }
 
+    /**
+     * The producer settings docs/benchmarks.md measured at about 4x the default's rate: large batches, a short linger,
+     * lz4 (a record with its schema is ~3 KB of JSON).
+     */
     private static void producerBatching(Map<String, String> source) {
         source.put("producer.override.batch.size", "1048576");
         source.put("producer.override.linger.ms", "20");

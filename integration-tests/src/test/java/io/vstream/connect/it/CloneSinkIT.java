@@ -99,7 +99,7 @@ class CloneSinkIT {
             load.start();
             // the compact record format, as the workflow configs deploy a clone: a task that resumes past a table's
             // FIELD record (the worker lost, the target restarted) types its rows by the row schemas it stored
-            connect.deploy(sourceName, CompactFormat.on(SourceConfigs.with(SourceConfigs.keyspace("ks", db,
+            connect.deploy(sourceName, CompactFormat.onSource(SourceConfigs.with(SourceConfigs.keyspace("ks", db,
                     List.of(src), 1), "copy.max.rows.per.second", "6000", "copy.chunk.max.rows", "3000")));
             connect.deploy(sinkName, CompactFormat.on(SourceConfigs.with(SinkConfigs.clone(topic, target()),
                     "table.engine", "InnoDB")));
@@ -226,7 +226,8 @@ class CloneSinkIT {
         String sinkName = "passed-sink-" + db;
         String topic = TopicNames.shardTopic("vs_" + db, "ks", "-");
         try {
-            connect.deploy(sourceName, CompactFormat.on(SourceConfigs.keyspace("ks", db, List.of(source()), 1)));
+            connect.deploy(sourceName, CompactFormat.onSource(SourceConfigs.keyspace("ks", db, List.of(source()),
+                    1)));
             connect.deploy(sinkName, CompactFormat.on(SinkConfigs.clone(topic, target())));
             awaitApplied(db, sinkName, topic, Duration.ofSeconds(120));
             String before = "MariaDB/" + source().gtidBinlogPos();

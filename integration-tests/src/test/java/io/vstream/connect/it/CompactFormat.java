@@ -10,6 +10,18 @@ final class CompactFormat {
     private CompactFormat() {
     }
 
+    /** Rows per copy record of a workflow's source, as config-examples and {@code vsc start} set it. */
+    static final String ROWS_PER_RECORD = "500";
+
+    /**
+     * A workflow's source {@code config} in the compact format: its converters ({@link #on}) and copy rows several to
+     * a record ({@code copy.rows.per.record}, ROWS records).
+     */
+    static Map<String, String> onSource(Map<String, String> config) {
+        config.put("copy.rows.per.record", ROWS_PER_RECORD);
+        return on(config);
+    }
+
     /** {@code config} with the compact format's converters (set on the connector, over the worker's). */
     static Map<String, String> on(Map<String, String> config) {
         config.put("key.converter", "org.apache.kafka.connect.json.JsonConverter");

@@ -98,7 +98,7 @@ class PrometheusMetricsIT {
             String statusTopic = "status-" + db;
             load.start();
             rest.putConfig("prom-coordinator", CloneHandoffIT.coordinator(source, target, sinkName, statusTopic));
-            rest.putConfig("prom-source", CompactFormat.on(SourceConfigs.with(SourceConfigs.keyspace("ks", db,
+            rest.putConfig("prom-source", CompactFormat.onSource(SourceConfigs.with(SourceConfigs.keyspace("ks", db,
                     List.of(source), 1), "user", "vstream", "password", DocumentedGrants.PASSWORD)));
             rest.putConfig(sinkName, CompactFormat.on(SourceConfigs.with(SinkConfigs.clone(
                     TopicNames.shardTopic("vs_" + db, "ks", "-"), target), "table.engine", "InnoDB",

@@ -112,7 +112,7 @@ class ReshardSinkIT {
             load.createTables().preload(20_000);
             load.start();
             connect.deploy(sourceName, SourceConfigs.with(SourceConfigs.keyspace("ks", db, olds, 2),
-                    "copy.max.rows.per.second", "3000", "copy.chunk.max.rows", "1000"));
+                    "copy.max.rows.per.second", "3000", "copy.chunk.max.rows", "1000", "copy.rows.per.record", "100"));
             Map<String, String> sink = reshardSink(String.join(",", topics));
             sink.put("target.topology", "-=" + merged.host() + ":" + merged.port());
             sink.put("tasks.max", "2");
@@ -160,8 +160,10 @@ class ReshardSinkIT {
             load.createTables().preload(20_000);
             load.start();
             walletWriter.start();
+            // copy rows one to a record, or (with the sink restarted) 100 to a ROWS record, which each new shard splits
             connect.deploy(sourceName, SourceConfigs.with(SourceConfigs.keyspace("ks", db, List.of(src), 1),
-                    "copy.max.rows.per.second", "6000", "copy.chunk.max.rows", "2000"));
+                    "copy.max.rows.per.second", "6000", "copy.chunk.max.rows", "2000", "copy.rows.per.record",
+                    restartSink ? "100" : "1"));
             connect.deploy(sinkName, reshardSink(topic));
             connect.awaitRunning(sinkName, 1, Duration.ofSeconds(60));
             if (restartSink) {

@@ -146,7 +146,7 @@ class TypeFidelityIT {
                     "user", "vstream", "password", DocumentedGrants.PASSWORD);
             Map<String, String> sink = SourceConfigs.with(SinkConfigs.clone(topic, target),
                     "target.user", "vstream_applier", "target.password", DocumentedGrants.PASSWORD);
-            connect.deploy(sourceName, compact ? CompactFormat.on(src) : src);
+            connect.deploy(sourceName, compact ? CompactFormat.onSource(src) : src);
             connect.deploy(sinkName, compact ? CompactFormat.on(sink) : sink);
             watch.awaitCopied(topic, o.failures(workflow), sourceName, sinkName);
             writeAfterCopyBegan(m, db);
@@ -177,7 +177,7 @@ class TypeFidelityIT {
         String sinkName = "fid-rs-sink-" + db;
         String workflow = "reshard " + m.table;
         try {
-            connect.deploy(sourceName, CompactFormat.on(SourceConfigs.with(SourceConfigs.keyspace("ks", db,
+            connect.deploy(sourceName, CompactFormat.onSource(SourceConfigs.with(SourceConfigs.keyspace("ks", db,
                     List.of(source()), 1), "user", "vstream", "password", DocumentedGrants.PASSWORD)));
             Map<String, String> sink = CompactFormat.on(SinkConfigs.clone(topic, source()));
             sink.remove("target.host");
@@ -250,7 +250,7 @@ class TypeFidelityIT {
             coordinator.put("topic.creation.default.partitions", "1");
             coordinator.put("topic.creation.default.replication.factor", "1");
             connect.deploy(coordinatorName, coordinator);
-            connect.deploy(sourceName, CompactFormat.on(SourceConfigs.with(SourceConfigs.keyspace("ks", db,
+            connect.deploy(sourceName, CompactFormat.onSource(SourceConfigs.with(SourceConfigs.keyspace("ks", db,
                     List.of(shard), 1), "table.include.list", m.table, "heartbeat.interval.ms", "200", "start.mode",
                     "current", "user", "vstream", "password", DocumentedGrants.PASSWORD)));
             Map<String, String> sink = CompactFormat.on(SinkConfigs.clone(TopicNames.shardTopic("vs_" + db, "ks",

@@ -112,6 +112,11 @@ public class ExtractNewRow<R extends ConnectRecord<R>> implements Transformation
         if (record.value() == null) {
             return record; // a tombstone: nothing to unwrap
         }
+        if (VStreamRecords.eventType(record) == io.vstream.connect.core.event.EventType.ROWS) {
+            throw new DataException("ExtractNewRow met a ROWS record " + VStreamRecords.describe(record) + " (copy"
+                    + " rows several to a record): set copy.rows.per.record=1 on the source connector for consumers"
+                    + " that read rows one by one (docs/consumers.md)");
+        }
         switch (VStreamRecords.kind(record)) {
             case OTHER:
                 return record;

@@ -1,5 +1,6 @@
 package io.vstream.connect.sink;
 
+import io.vstream.connect.core.event.CopyRows;
 import io.vstream.connect.core.event.EventHeaders;
 import io.vstream.connect.core.event.EventType;
 import io.vstream.connect.core.position.GtidPosition;
@@ -335,7 +336,8 @@ final class PartitionApplier implements Applier {
             throw new ConnectException("Record at " + topic + "-" + partition + "@" + record.kafkaOffset()
                     + " has no value: every record of the source's log has one");
         }
-        if (type != EventType.ROW && type != EventType.FIELD && type != EventType.LASTPK && chunk.open()) {
+        if (type != EventType.ROW && type != EventType.ROWS && type != EventType.FIELD && type != EventType.LASTPK
+                && chunk.open()) {
             chunk.abandon(); // copy rows not closed by their LASTPK: that chunk is copied again later
         }
         if (gate.control().command() != ControlStore.Command.RUN) {
@@ -344,7 +346,7 @@ final class PartitionApplier implements Applier {
                 default -> null;
             };
             boolean starts = type == EventType.BEGIN || type == EventType.DDL
-                    || type == EventType.ROW && !chunk.open() && txnGtid == null;
+                    || (type == EventType.ROW || type == EventType.ROWS) && !chunk.open() && txnGtid == null;
             if (starts && !gate.mayStart(gtid)) {
                 gate.refused(gtid, atBoundary());
                 return false;
@@ -361,6 +363,7 @@ final class PartitionApplier implements Applier {
             }
             case BEGIN -> begin(value.getString("gtid"));
             case ROW -> row(record, value, poison, scope);
+            case ROWS -> copyRows(record, value, scope);
             case COMMIT -> commit(record, value.getString("keyspace"), value.getString("shard"),
                     value.getString("position"));
             case LASTPK -> lastPk(record, value, poison);
@@ -432,19 +435,8 @@ final class PartitionApplier implements Applier {
         if (scope == RowScope.NONE) {
             return; // another target's row
         }
-        TargetTable t = tables.get(sourceTable);
-        if (t == null && ghost != null) {
-            t = tables.ghost(ghost.plan());
-        }
-        if (t == null) {
-            Struct source = envelope.getStruct("source");
-            t = tables.lookup(source.getString("db"), source.getString("keyspace"), sourceTable);
-        }
-        if (t == null) {
-            throw new ConnectException("Row of table " + sourceTable + " at " + topic + "-" + partition + "@"
-                    + record.kafkaOffset() + " came before its FIELD record and the target has no such table: create"
-                    + " it on the target, or start the stream with a copy so that its FIELD comes first");
-        }
+        Struct source = envelope.getStruct("source");
+        TargetTable t = target(record, sourceTable, source.getString("db"), source.getString("keyspace"));
         Struct before = t.names().apply(envelope.getStruct("before"));
         Struct after = t.names().apply(envelope.getStruct("after"));
         if ("r".equals(op)) {
@@ -472,11 +464,52 @@ final class PartitionApplier implements Applier {
                 writer.flush();
             }
         } catch (SQLException e) {
-            poison(record, op, sourceTable, t, e, poison);
+            poison(record, op, sourceTable, t, e, poison, keyOf(record));
             return;
         }
         dirty = true;
         rowsApplied++;
+    }
+
+    /** The table a row of {@code sourceTable} is written to (looked up on the target the first time). */
+    private TargetTable target(SinkRecord record, String sourceTable, String db, String ks) throws SQLException {
+        TargetTable t = tables.get(sourceTable);
+        if (t == null && ghost != null) {
+            t = tables.ghost(ghost.plan());
+        }
+        if (t == null) {
+            t = tables.lookup(db, ks, sourceTable);
+        }
+        if (t == null) {
+            throw new ConnectException("Row of table " + sourceTable + " at " + topic + "-" + partition + "@"
+                    + record.kafkaOffset() + " came before its FIELD record and the target has no such table: create"
+                    + " it on the target, or start the stream with a copy so that its FIELD comes first");
+        }
+        return t;
+    }
+
+    /**
+     * Copy rows that came together in one ROWS record: each joins the open chunk as a ROW record with op {@code r}
+     * would. A scope that takes no new image (another new shard's rows, in a reshard) only marks the chunk as spanning
+     * the table.
+     */
+    private void copyRows(SinkRecord record, Struct value, RowScope scope) throws SQLException {
+        String sourceTable = value.getString(CopyRows.TABLE);
+        if (ghost != null && !ghost.writes(sourceTable)) {
+            return; // ghost mode applies one table
+        }
+        List<Struct> rows = CopyRows.rows(value);
+        if (!(scope == RowScope.ALL || scope == RowScope.NEW_IMAGE) || rows.isEmpty()) {
+            if (tables.get(sourceTable) == null) {
+                tables.lookup(value.getString(CopyRows.DB), value.getString(CopyRows.KEYSPACE), sourceTable);
+            }
+            chunk.spans(sourceTable);
+            return;
+        }
+        TargetTable t = target(record, sourceTable, value.getString(CopyRows.DB), value.getString(CopyRows.KEYSPACE));
+        for (Struct row : rows) {
+            chunk.add(sourceTable, t.names().apply(row), record);
+        }
     }
 
     /**
@@ -485,12 +518,12 @@ final class PartitionApplier implements Applier {
      * the table, the key and the SQL error.
      */
     private void poison(SinkRecord record, String op, String sourceTable, TargetTable t, SQLException e,
-                        PoisonHandler poison) throws SQLException {
+                        PoisonHandler poison, String key) throws SQLException {
         if (!serial || io.vstream.connect.core.error.ErrorClassifier.isRetriable(e)) {
             throw e;
         }
         String what = "Cannot apply the " + io.vstream.connect.core.event.RowEnvelope.Op.describe(op) + " of table "
-                + sourceTable + " to " + t.qualified() + " (key " + keyOf(record) + ", " + topic + "-" + partition
+                + sourceTable + " to " + t.qualified() + " (key " + key + ", " + topic + "-" + partition
                 + "@" + record.kafkaOffset() + "): " + e.getMessage();
         writer.discard();
         if (ghost != null && ghost.swapped()) {
@@ -556,7 +589,8 @@ final class PartitionApplier implements Applier {
                         writer.insert(t, rows.get(i));
                         writer.flush();
                     } catch (SQLException e) {
-                        poison(rowRecords.get(i), "r", sourceTable, t, e, poison);
+                        poison(rowRecords.get(i), "r", sourceTable, t, e, poison, keyOf(rowRecords.get(i), t,
+                                rows.get(i)));
                     }
                 }
             }
@@ -790,6 +824,19 @@ final class PartitionApplier implements Applier {
 
     private static String keyOf(SinkRecord r) {
         return r.key() == null ? "none" : String.valueOf(r.key());
+    }
+
+    /** The key of a copy row: its record's, or for a row of a ROWS record (which has none) the row's key columns. */
+    private static String keyOf(SinkRecord r, TargetTable t, Struct row) {
+        if (r.key() != null || row == null) {
+            return keyOf(r);
+        }
+        StringBuilder b = new StringBuilder("{");
+        for (String column : t.keyColumns()) {
+            Object v = row.schema().field(column) == null ? null : row.get(column);
+            b.append(b.length() == 1 ? "" : ", ").append(column).append('=').append(v);
+        }
+        return b.append('}').toString();
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.vstream.connect.sink;
 
+import io.vstream.connect.core.event.CopyRows;
 import io.vstream.connect.core.event.EventHeaders;
 import io.vstream.connect.core.event.EventType;
 import io.vstream.connect.core.keyrange.KeyRange;
@@ -121,6 +122,10 @@ final class ReshardApplier implements Applier {
         }
         // typed by the least advanced new shard: it applies every record from here, so its schemas are those in force
         record = least().typed(record);
+        if (EventType.fromHeader(PartitionApplier.header(record, EventHeaders.EVENT)) == EventType.ROWS
+                && record.value() instanceof Struct rows) {
+            return applyRows(record, rows, poison);
+        }
         PartitionApplier.RowScope[] scopes = scopes(record);
         for (int i = 0; i < lanes.size(); i++) {
             if (!lanes.get(i).apply(record, poison, scopes[i])) {
@@ -128,6 +133,52 @@ final class ReshardApplier implements Applier {
             }
         }
         return true;
+    }
+
+    /**
+     * A ROWS record: each new shard takes the record with its own rows only (none: the chunk still spans the table
+     * there, as with another shard's copy row).
+     */
+    private boolean applyRows(SinkRecord record, Struct value, PoisonHandler poison) throws SQLException {
+        List<List<Struct>> perLane = rowsPerShard(record, value);
+        for (int i = 0; i < lanes.size(); i++) {
+            List<Struct> mine = perLane.get(i);
+            boolean applied;
+            if (mine.isEmpty()) {
+                applied = lanes.get(i).apply(record, poison, PartitionApplier.RowScope.NONE);
+            } else {
+                Struct own = new Struct(value.schema());
+                for (org.apache.kafka.connect.data.Field f : value.schema().fields()) {
+                    own.put(f, f.name().equals(CopyRows.ROWS) ? mine : value.get(f));
+                }
+                applied = lanes.get(i).apply(record.newRecord(record.topic(), record.kafkaPartition(),
+                        record.keySchema(), record.key(), record.valueSchema(), own, record.timestamp(),
+                        record.headers()), poison, PartitionApplier.RowScope.ALL);
+            }
+            if (!applied) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The rows of a ROWS record each new shard owns (in topology order; each list in the record's order). */
+    List<List<Struct>> rowsPerShard(SinkRecord record, Struct value) {
+        String table = value.getString(CopyRows.TABLE);
+        List<List<Struct>> perLane = new ArrayList<>();
+        for (int i = 0; i < names.size(); i++) {
+            perLane.add(new ArrayList<>());
+        }
+        for (Struct row : CopyRows.rows(value)) {
+            perLane.get(lane(table, row, record)).add(row);
+        }
+        return perLane;
+    }
+
+    /** A row image for an error message (at most 200 characters). */
+    private static String describe(Struct image) {
+        String s = String.valueOf(image);
+        return s.length() <= 200 ? s : s.substring(0, 200) + "...";
     }
 
     /** The new shards this log is applied to, in topology order. */
@@ -166,7 +217,7 @@ final class ReshardApplier implements Applier {
 
     /** The index of the new shard that owns a row image; an image owned outside the source shard is an error. */
     private int lane(String table, Struct image, SinkRecord record) {
-        Object key = record.key() == null ? "none" : record.key();
+        Object key = record.key() != null ? record.key() : describe(image); // a ROWS record's rows have no key
         ReshardTargets.Shard owner = router.route(table, image, key);
         int i = names.indexOf(owner.name());
         if (i < 0) {

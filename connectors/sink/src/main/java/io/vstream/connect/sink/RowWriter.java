@@ -51,6 +51,10 @@ final class RowWriter {
     private Insert lastUpsert;
     private org.apache.kafka.connect.data.Schema lastUpsertSchema;
     private final List<Struct> insertRows = new ArrayList<>();
+    // the statement of the last full-size multi-row INSERT, kept for the next of that size (closed with the connection)
+    private PreparedStatement fullStatement;
+    private Insert fullInsert;
+    private int fullRows;
     private long insertBytes;
     /** Per row image about to be written: its cells the image's values do not carry exactly. */
     private final Map<Struct, InvalidCells> invalidCells = new IdentityHashMap<>();
@@ -157,30 +161,72 @@ final class RowWriter {
         }
         insertRows.add(row);
         insertBytes += RowValues.approximateBytes(row);
-        int rowsMax = Math.max(1, Math.min(batchMax, MAX_PLACEHOLDERS / Math.max(1, insert.placeholders())));
-        if (insertRows.size() >= rowsMax || insertBytes >= STATEMENT_BYTES) {
+        if (insertRows.size() >= rowsMax(insert) || insertBytes >= STATEMENT_BYTES) {
             sendInsert();
         }
     }
 
-    /** Sends the pending multi-row INSERT. */
+    /**
+     * Sends the pending multi-row INSERT. The statement of the last full-size send is kept and used again for the
+     * next one of that size and table (a copy's chunks are mostly such statements), which spares building and parsing
+     * its SQL, thousands of placeholders long, each time.
+     */
     private void sendInsert() throws SQLException {
         if (insertRows.isEmpty()) {
             return;
         }
         Insert insert = pendingInsert;
-        try (PreparedStatement ps = conn.prepareStatement(SqlTag.tag("sink", insert.sql(insertRows.size())))) {
+        int rows = insertRows.size();
+        boolean reuse = fullInsert == insert && fullRows == rows && fullStatement != null;
+        PreparedStatement ps = reuse ? fullStatement
+                : conn.prepareStatement(SqlTag.tag("sink", insert.sql(rows)));
+        boolean keep = rows > 1 && (reuse || rows == rowsMax(insert));
+        try {
+            if (keep && !reuse) {
+                closeFullStatement();
+                fullStatement = ps;
+                fullInsert = insert;
+                fullRows = rows;
+            }
             int next = 1;
             for (Struct row : insertRows) {
                 next = bindRow(ps, next, insert.table(), row);
             }
             ps.executeUpdate();
             statementsSent++;
-            rowsSent += insertRows.size();
+            rowsSent += rows;
+        } catch (SQLException | RuntimeException e) {
+            if (keep) {
+                closeFullStatement(); // not used again after a failure
+            }
+            throw e;
         } finally {
+            if (!keep) {
+                ps.close();
+            } else if (fullStatement == ps) {
+                ps.clearParameters();
+            }
             insertRows.clear();
             insertBytes = 0;
         }
+    }
+
+    /** The most rows one INSERT of {@code insert} carries. */
+    private int rowsMax(Insert insert) {
+        return Math.max(1, Math.min(batchMax, MAX_PLACEHOLDERS / Math.max(1, insert.placeholders())));
+    }
+
+    private void closeFullStatement() {
+        if (fullStatement != null) {
+            try {
+                fullStatement.close();
+            } catch (SQLException e) {
+                // a statement of a broken connection: nothing to keep
+            }
+        }
+        fullStatement = null;
+        fullInsert = null;
+        fullRows = 0;
     }
 
     /**

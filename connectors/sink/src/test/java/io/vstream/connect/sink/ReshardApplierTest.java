@@ -3,9 +3,11 @@ package io.vstream.connect.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.vstream.connect.core.event.CopyRows;
 import io.vstream.connect.core.event.EventHeaders;
 import io.vstream.connect.core.event.EventType;
 import io.vstream.connect.sink.PartitionApplier.RowScope;
+import java.util.List;
 import java.util.Map;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
@@ -82,6 +84,28 @@ class ReshardApplierTest {
         assertThatThrownBy(() -> a.scopes(row("wallets", "c", null, 4L))).isInstanceOf(ConnectException.class)
                 .hasMessageContaining("table wallets").hasMessageContaining("Struct{id=9}")
                 .hasMessageContaining("new shard 80-").hasMessageContaining("reshard.vindex");
+    }
+
+    @Test
+    void theCopyRowsOfOneRecordAreSplitByOwnerInTheirOrder() {
+        ReshardApplier a = applier("vs.ks.-", "-80=a:1,80-=b:1");
+        Schema rowsSchema = CopyRows.schema(null, ROW);
+        List<Struct> rows = new java.util.ArrayList<>();
+        for (long owner : new long[] {1, 4, 2, 6, 4}) {
+            rows.add(new Struct(ROW).put("id", owner * 10).put("owner", owner));
+        }
+        Struct value = CopyRows.value(rowsSchema, "ks", "-", "db", "wallets", rows, 1L);
+        SinkRecord r = new SinkRecord("vs.ks.-", 0, null, null, rowsSchema, value, 7);
+        r.headers().addString(EventHeaders.EVENT, EventType.ROWS.headerValue());
+        List<List<Struct>> split = a.rowsPerShard(r, value);
+        assertThat(split).hasSize(2);
+        assertThat(split.get(0)).extracting(s -> s.getInt64("owner")).containsExactly(1L, 2L);
+        assertThat(split.get(1)).extracting(s -> s.getInt64("owner")).containsExactly(4L, 6L, 4L);
+
+        ReshardApplier half = applier("vs.ks.-80", "-40=a:1,40-80=b:1");
+        assertThatThrownBy(() -> half.rowsPerShard(r, value)).isInstanceOf(ConnectException.class)
+                .hasMessageContaining("table wallets").hasMessageContaining("owner=4")
+                .hasMessageContaining("which no shard of target.topology holds");
     }
 
     @Test

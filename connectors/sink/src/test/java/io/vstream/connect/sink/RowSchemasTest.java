@@ -3,6 +3,7 @@ package io.vstream.connect.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.vstream.connect.core.event.CopyRows;
 import io.vstream.connect.core.event.EventHeaders;
 import io.vstream.connect.core.event.EventType;
 import io.vstream.connect.core.event.SchemaJson;
@@ -70,6 +71,33 @@ class RowSchemasTest {
         assertThat(after.getStruct("after").get("n")).isEqualTo(5L); // INT64 in V2
         assertThat(after.getStruct("after").schema().field("note")).isNotNull();
         assertThat(after.getStruct("source").getString("keyspace")).isEqualTo("ks");
+    }
+
+    @Test
+    void copyRowsOfOneRecordAreTypedWithTheSchemaInForceAtItsOffset() {
+        RowSchemas schemas = new RowSchemas();
+        schemas.learn("t", 10, SchemaJson.write(V1));
+        schemas.learn("t", 20, SchemaJson.write(V2));
+        Map<String, Object> value = new HashMap<>();
+        value.put("keyspace", "ks");
+        value.put("shard", "-");
+        value.put("db", "db");
+        value.put("table", "t");
+        value.put("ts_ms", 4L);
+        value.put("rows", List.of(Map.of("id", 1L, "n", 5L), Map.of("id", 2L)));
+
+        Struct v1 = (Struct) schemas.typed(record(EventType.ROWS, "t", value, 12), EventType.ROWS).value();
+        List<Struct> rows = CopyRows.rows(v1);
+        assertThat(rows).hasSize(2);
+        assertThat(rows.get(0).get("n")).isEqualTo(5); // INT32 in V1
+        assertThat(rows.get(1).get("n")).isNull();
+        assertThat(v1.getString(CopyRows.TABLE)).isEqualTo("t");
+        Struct v2 = (Struct) schemas.typed(record(EventType.ROWS, "t", value, 21), EventType.ROWS).value();
+        assertThat(CopyRows.rows(v2).get(0).get("n")).isEqualTo(5L); // INT64 in V2
+        assertThat(CopyRows.rows(v2).get(0).schema().field("note")).isNotNull();
+
+        assertThatThrownBy(() -> schemas.typed(record(EventType.ROWS, "other", value, 30), EventType.ROWS))
+                .isInstanceOf(ConnectException.class).hasMessageContaining("no FIELD record");
     }
 
     @Test

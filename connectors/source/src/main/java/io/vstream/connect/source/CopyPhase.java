@@ -1,5 +1,6 @@
 package io.vstream.connect.source;
 
+import io.vstream.connect.core.event.CopyRows;
 import io.vstream.connect.core.position.GtidPosition;
 import io.vstream.connect.core.position.LastPk;
 import io.vstream.connect.core.position.ShardGtid;
@@ -190,6 +191,9 @@ final class CopyPhase {
         CopyProgress p = progress.computeIfAbsent(table.name(),
                 t -> new CopyProgress(shard.name(), t, table.estimatedRows()));
         LastPk last = from;
+        // rows of one chunk gathered into ROWS records (copy.rows.per.record > 1), else one ROW record per row
+        CopyRowPack pack = copy.rowsPerRecord() > 1 ? new CopyRowPack(copy.rowsPerRecord(),
+                records.copyRowsMaxBytes(), CopyRows.rowSchema(decoder.rowsSchema())) : null;
         while (stream.running() && System.nanoTime() < deadline) {
             throttler.await(stream::running, stream::heartbeat);
             coordinatorThrottle.await(fresh, stream::running, stream::heartbeat);
@@ -208,11 +212,29 @@ final class CopyPhase {
                         raw[i] = JdbcCells.read(rs, i + 1, columns.get(i));
                     }
                     Struct after = decoder.row(raw);
-                    stream.emit(QueuedRecord.inTransaction(records.copyRow(decoder, after, ts, before,
-                            decoder.invalidCells(raw))));
+                    List<InvalidCell> invalid = decoder.invalidCells(raw);
+                    if (pack != null && invalid == null) {
+                        long valueBytes = RecordSizeLimit.lowerBound(after);
+                        records.checkCopyRow(decoder, valueBytes);
+                        long bytes = pack.bytesOf(valueBytes);
+                        if (!pack.fits(bytes)) {
+                            stream.emit(QueuedRecord.inTransaction(records.copyRows(decoder, pack.drain(), ts,
+                                    before)));
+                        }
+                        pack.add(after, bytes);
+                    } else {
+                        if (pack != null && !pack.isEmpty()) { // a row with marked cells travels alone, in order
+                            stream.emit(QueuedRecord.inTransaction(records.copyRows(decoder, pack.drain(), ts,
+                                    before)));
+                        }
+                        stream.emit(QueuedRecord.inTransaction(records.copyRow(decoder, after, ts, before, invalid)));
+                    }
                     lastKey = query.keyOf(rs);
                     n++;
                 }
+            }
+            if (pack != null && !pack.isEmpty()) {
+                stream.emit(QueuedRecord.inTransaction(records.copyRows(decoder, pack.drain(), ts, before)));
             }
             p.add(n);
             metrics.copied(table.name(), n, p.estimated());

@@ -11,6 +11,7 @@ record CopySettings(
         boolean skipKeylessTables,
         Duration chunkTarget,
         int chunkMaxRows,
+        int rowsPerRecord,
         Duration cycleMax,
         long maxRowsPerSecond,
         List<ShardAddress> throttleReplicas,
@@ -19,10 +20,12 @@ record CopySettings(
 
     static final int FIRST_CHUNK_ROWS = 1000;
     static final int MIN_CHUNK_ROWS = 100;
+    /** The most rows one ROWS record may carry. */
+    static final int MAX_ROWS_PER_RECORD = 10_000;
 
     /** The same settings with the copy phase on (a shard that must be copied whatever start.mode says). */
     CopySettings forcingCopy() {
-        return new CopySettings(true, tables, skipKeylessTables, chunkTarget, chunkMaxRows, cycleMax, maxRowsPerSecond,
+        return new CopySettings(true, tables, skipKeylessTables, chunkTarget, chunkMaxRows, rowsPerRecord, cycleMax, maxRowsPerSecond,
                 throttleReplicas, maxReplicaLag, throttleStateDatabase);
     }
 }

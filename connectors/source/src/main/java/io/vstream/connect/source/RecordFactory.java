@@ -1,6 +1,7 @@
 package io.vstream.connect.source;
 
 import io.vstream.connect.core.event.ControlEvents;
+import io.vstream.connect.core.event.CopyRows;
 import io.vstream.connect.core.event.EventHeaders;
 import io.vstream.connect.core.event.EventType;
 import io.vstream.connect.core.event.RowEnvelope;
@@ -93,6 +94,34 @@ final class RecordFactory {
     /** A copy row: only an {@code after} image, op {@code r}, {@code source.snapshot = "true"}. */
     SourceRecord copyRow(TableDecoder table, Struct after, long tsMs, ShardGtid offset, List<InvalidCell> invalid) {
         return row(table, null, after, RowEnvelope.Op.READ, null, 0L, tsMs, 0, 0L, offset, invalid);
+    }
+
+    /**
+     * Copy rows of one table, consecutive in one chunk, as one ROWS record ({@link CopyRows}): the offset and the
+     * headers of a copy row, and a {@link EventHeaders#ROWS} header with their number. Each row's size was checked
+     * ({@link #checkCopyRow}).
+     */
+    SourceRecord copyRows(TableDecoder table, List<Struct> rows, long tsMs, ShardGtid offset) {
+        Struct value = CopyRows.value(table.rowsSchema(), keyspace, shard, table.table().database(),
+                table.table().table(), rows, tsMs);
+        ConnectHeaders headers = headers(EventType.ROWS, table.table().table());
+        headers.addInt(EventHeaders.ROWS, rows.size());
+        return new SourceRecord(partition, offsetMap(offset), topic, 0, null, null, table.rowsSchema(), value, tsMs,
+                headers);
+    }
+
+    /** Stops a copy row that no record could carry ({@link RecordSizeLimit}); {@code bytes}: its lower bound. */
+    void checkCopyRow(TableDecoder table, long bytes) {
+        sizeLimit.check(shard, table.table().table(), null, bytes);
+    }
+
+    /**
+     * The most bytes (as {@link RecordSizeLimit#lowerBound} counts them, plus the field names) the rows of one ROWS
+     * record may hold: a quarter of what the producer may send, which leaves room for what a converter adds (JSON's
+     * quoting and punctuation, base64 of binary values).
+     */
+    long copyRowsMaxBytes() {
+        return Math.max(1, sizeLimit.maxBytes() / 4);
     }
 
     /**

@@ -47,7 +47,11 @@ final class RecordSizeLimit {
      * @throws ConnectException naming the shard, table and position, the size, and the settings to raise
      */
     void check(String shard, String table, String gtid, Struct before, Struct after) {
-        long bytes = lowerBound(before) + lowerBound(after);
+        check(shard, table, gtid, lowerBound(before) + lowerBound(after));
+    }
+
+    /** {@link #check(String, String, String, Struct, Struct)} of a row whose images' lower bound is known. */
+    void check(String shard, String table, String gtid, long bytes) {
         if (bytes <= maxBytes) {
             return;
         }

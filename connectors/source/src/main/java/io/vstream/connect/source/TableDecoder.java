@@ -5,6 +5,7 @@ import com.github.shyiko.mysql.binlog.event.TableMapEventMetadata;
 import com.github.shyiko.mysql.binlog.event.deserialization.ColumnType;
 import io.vstream.connect.core.event.ColumnDef;
 import io.vstream.connect.core.event.FieldNames;
+import io.vstream.connect.core.event.CopyRows;
 import io.vstream.connect.core.event.RowEnvelope;
 import io.vstream.connect.core.event.SchemaNames;
 import io.vstream.connect.core.event.TableDef;
@@ -36,14 +37,16 @@ final class TableDecoder {
     private final Schema keySchema;
     private final Schema rowSchema;
     private final Schema envelopeSchema;
+    private final Schema rowsSchema; // the value of its ROWS records
     private final String signature;
     private final Map<String, String[]> members; // each streamed ENUM/SET column's members, by column name
     private final boolean[] enumColumns; // whether each streamed column is an ENUM
     private final String[] fieldNames; // each streamed column's name in the row and key structs
 
     private TableDecoder(TableDef table, int[] columnIndexes, ColumnConverter[] converters, int[] keyIndexes,
-                         Schema keySchema, Schema rowSchema, Schema envelopeSchema, String signature,
-                         Map<String, String[]> members, boolean[] enumColumns, String[] fieldNames) {
+                         Schema keySchema, Schema rowSchema, Schema envelopeSchema, Schema rowsSchema,
+                         String signature, Map<String, String[]> members, boolean[] enumColumns,
+                         String[] fieldNames) {
         this.table = table;
         this.columnIndexes = columnIndexes;
         this.converters = converters;
@@ -51,6 +54,7 @@ final class TableDecoder {
         this.keySchema = keySchema;
         this.rowSchema = rowSchema;
         this.envelopeSchema = envelopeSchema;
+        this.rowsSchema = rowsSchema;
         this.signature = signature;
         this.members = members;
         this.enumColumns = enumColumns;
@@ -161,7 +165,8 @@ final class TableDecoder {
         return new TableDecoder(def, indexes.stream().mapToInt(Integer::intValue).toArray(),
                 convs.toArray(new ColumnConverter[0]), keys.stream().mapToInt(Integer::intValue).toArray(),
                 keys.isEmpty() ? null : key.build(), rowSchema,
-                RowEnvelope.schema(SchemaNames.envelope(prefix, keyspace, tableName), rowSchema), sig.toString(),
+                RowEnvelope.schema(SchemaNames.envelope(prefix, keyspace, tableName), rowSchema),
+                CopyRows.schema(SchemaNames.rows(prefix, keyspace, tableName), rowSchema), sig.toString(),
                 Map.copyOf(members), enumFlags(enums), fields.toArray(new String[0]));
     }
 
@@ -264,6 +269,11 @@ final class TableDecoder {
 
     Schema envelopeSchema() {
         return envelopeSchema;
+    }
+
+    /** The value schema of the table's ROWS records. */
+    Schema rowsSchema() {
+        return rowsSchema;
     }
 
     Struct row(Serializable[] image) {

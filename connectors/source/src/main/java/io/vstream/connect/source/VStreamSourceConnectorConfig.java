@@ -50,6 +50,7 @@ public class VStreamSourceConnectorConfig extends AbstractConfig {
     public static final String COPY_KEYLESS_TABLES = "copy.keyless.tables";
     public static final String COPY_CHUNK_TARGET_MS = "copy.chunk.target.ms";
     public static final String COPY_CHUNK_MAX_ROWS = "copy.chunk.max.rows";
+    public static final String COPY_ROWS_PER_RECORD = "copy.rows.per.record";
     public static final String COPY_CYCLE_MAX_MS = "copy.cycle.max.ms";
     public static final String COPY_MAX_ROWS_PER_SECOND = "copy.max.rows.per.second";
     public static final String THROTTLE_REPLICAS = "throttle.replicas";
@@ -200,6 +201,16 @@ public class VStreamSourceConnectorConfig extends AbstractConfig {
         def.define(COPY_CHUNK_MAX_ROWS, Type.INT, 50_000, ConfigDef.Range.atLeast(CopySettings.MIN_CHUNK_ROWS),
                 Importance.LOW, "The most rows one copy chunk reads.", GROUP_COPY, ++o, Width.SHORT,
                 "Copy chunk max rows");
+        def.define(COPY_ROWS_PER_RECORD, Type.INT, 1, ConfigDef.Range.between(1, CopySettings.MAX_ROWS_PER_RECORD),
+                Importance.MEDIUM, "1 (default): every copied row is its own ROW record (op 'r', Debezium's"
+                        + " envelope), what any CDC consumer reads. N > 1: up to N consecutive rows of a chunk travel"
+                        + " in one ROWS record (their after images only, bounded to about a quarter of the"
+                        + " producer's max.request.size), which costs the worker, the broker and the sink a fraction"
+                        + " of N records: for the streams a workflow's sink applies (clone, reshard), where"
+                        + " config-examples and vsc start set 500. A row whose cells the stream marks in headers"
+                        + " (zero dates, invalid ENUM entries) still travels alone as a ROW record. Consumers other"
+                        + " than the vstream sink must read ROWS records (docs/consumers.md).", GROUP_COPY, ++o,
+                Width.SHORT, "Copy rows per record");
         def.define(COPY_CYCLE_MAX_MS, Type.LONG, 300_000L, ConfigDef.Range.atLeast(1_000), Importance.LOW,
                 "How long one consistent snapshot is used before the copy catches up with the binlog and opens a new"
                         + " one (long snapshots hold back InnoDB's purge).", GROUP_COPY, ++o, Width.SHORT,
@@ -352,7 +363,7 @@ public class VStreamSourceConnectorConfig extends AbstractConfig {
                 new TableFilter(getList(COPY_TABLE_INCLUDE_LIST), List.of(), List.of()),
                 "skip".equalsIgnoreCase(getString(COPY_KEYLESS_TABLES)),
                 Duration.ofMillis(getLong(COPY_CHUNK_TARGET_MS)), getInt(COPY_CHUNK_MAX_ROWS),
-                Duration.ofMillis(getLong(COPY_CYCLE_MAX_MS)), getLong(COPY_MAX_ROWS_PER_SECOND), replicas,
+                getInt(COPY_ROWS_PER_RECORD), Duration.ofMillis(getLong(COPY_CYCLE_MAX_MS)), getLong(COPY_MAX_ROWS_PER_SECOND), replicas,
                 Duration.ofMillis(getLong(THROTTLE_MAX_REPLICA_LAG_MS)), getString(THROTTLE_STATE_DATABASE));
     }
 

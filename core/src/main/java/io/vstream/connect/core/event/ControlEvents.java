@@ -120,13 +120,13 @@ public final class ControlEvents {
     }
 
     /**
-     * The schema of a control event's value, by its type ({@code null} for ROW, whose schema is its table's: the
-     * FIELD record's {@code row_schema}). A JOURNAL record on a shard's topic has the {@link #JOURNAL} schema.
+     * The schema of a control event's value, by its type ({@code null} for ROW and ROWS, whose schema is their table's:
+     * the FIELD record's {@code row_schema}). A JOURNAL record on a shard's topic has the {@link #JOURNAL} schema.
      */
     public static Schema schemaOf(EventType type) {
         return switch (type) {
             case FIELD -> FIELD;
-            case ROW -> null;
+            case ROW, ROWS -> null;
             case BEGIN -> BEGIN;
             case COMMIT -> COMMIT;
             case DDL -> DDL;

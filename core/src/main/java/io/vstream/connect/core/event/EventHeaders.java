@@ -8,7 +8,7 @@ public final class EventHeaders {
     public static final String KEYSPACE = "vstream.keyspace";
     /** The shard (key range name, e.g. {@code -80}) the record comes from. */
     public static final String SHARD = "vstream.shard";
-    /** The table, on ROW, FIELD and LASTPK records. */
+    /** The table, on ROW, ROWS, FIELD and LASTPK records. */
     public static final String TABLE = "vstream.table";
     /** The shard generation: 0 before any reshard, then the id of the journal that created the shard. */
     public static final String EPOCH = "vstream.epoch";
@@ -24,6 +24,8 @@ public final class EventHeaders {
      * {@code ""}, which a {@code ''} member would also be.
      */
     public static final String INVALID_ENUM = "vstream.invalid.enum";
+    /** On a ROWS record: how many rows it carries (so a consumer can count copy rows without decoding the value). */
+    public static final String ROWS = "vstream.rows";
 
     private EventHeaders() {
     }

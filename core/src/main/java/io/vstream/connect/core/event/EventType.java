@@ -26,7 +26,12 @@ public enum EventType {
     /** The copy phase of a shard (table = null) or of the whole stream (shard = null) has completed. */
     COPY_COMPLETED,
     /** A reshard switch: the participants' final positions and the new shards' start positions. */
-    JOURNAL;
+    JOURNAL,
+    /**
+     * Copy rows of one table in one record ({@code copy.rows.per.record} > 1): the {@code after} images of consecutive
+     * rows of one chunk, in key order ({@link CopyRows}); to a consumer, as many ROW records with op {@code r}.
+     */
+    ROWS;
 
     private static final EventType[] VALUES = values();
 

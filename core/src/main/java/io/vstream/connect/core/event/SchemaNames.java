@@ -1,8 +1,8 @@
 package io.vstream.connect.core.event;
 
 /**
- * Names of the Connect (and so Avro) schemas of row events: {@code <prefix>.<keyspace>.<table>.Value}, {@code .Key}
- * and {@code .Envelope}. Each dot-separated part is made a valid Avro name (letters, digits, underscores, not
+ * Names of the Connect (and so Avro) schemas of row events: {@code <prefix>.<keyspace>.<table>.Value}, {@code .Key},
+ * {@code .Envelope} and {@code .Rows}. Each dot-separated part is made a valid Avro name (letters, digits, underscores, not
  * starting with a digit).
  */
 public final class SchemaNames {
@@ -19,6 +19,11 @@ public final class SchemaNames {
 
     public static String envelope(String prefix, String keyspace, String table) {
         return base(prefix, keyspace, table) + ".Envelope";
+    }
+
+    /** The value schema of a table's ROWS records ({@link CopyRows}). */
+    public static String rows(String prefix, String keyspace, String table) {
+        return base(prefix, keyspace, table) + ".Rows";
     }
 
     private static String base(String prefix, String keyspace, String table) {

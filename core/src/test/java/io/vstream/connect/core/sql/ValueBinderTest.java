@@ -136,4 +136,21 @@ class ValueBinderTest {
                 .hasMessageContaining("java.util.ImmutableCollections");
         assertThat(calls).isEmpty();
     }
+
+    @Test
+    void dateTimeTextIsTheFormattersTextForEveryYearAndField() {
+        java.time.format.DateTimeFormatter f = java.time.format.DateTimeFormatter.ofPattern(
+                "uuuu-MM-dd HH:mm:ss.SSSSSS");
+        List<LocalDateTime> values = List.of(
+                LocalDateTime.of(0, 1, 1, 0, 0, 0),
+                LocalDateTime.of(1, 2, 3, 4, 5, 6, 7_000),
+                LocalDateTime.of(999, 12, 31, 23, 59, 59, 999_999_000),
+                LocalDateTime.of(2024, 2, 29, 12, 30, 45, 123_456_000),
+                LocalDateTime.of(9999, 12, 31, 23, 59, 59, 999_999_000),
+                LocalDateTime.of(10_000, 1, 1, 0, 0, 0),
+                LocalDateTime.of(-1, 6, 15, 8, 0, 0, 1_000));
+        for (LocalDateTime v : values) {
+            assertThat(ValueBinder.dateTimeText(v)).as("%s", v).isEqualTo(f.format(v));
+        }
+    }
 }

@@ -1,6 +1,7 @@
 package io.vstream.connect.testsupport.connect;
 
 import io.vstream.connect.core.event.ControlEvents;
+import io.vstream.connect.core.event.CopyRows;
 import io.vstream.connect.core.event.EventHeaders;
 import io.vstream.connect.core.event.EventType;
 import io.vstream.connect.core.event.RowEnvelope;
@@ -104,9 +105,12 @@ public final class TopicReader {
 
     /**
      * A compact record's value typed as the sink types it (docs/sink.md, "Record format"): a control event by its
-     * fixed schema, a ROW by the row schema of its table's last FIELD record read before it; other values (and records
+     * fixed schema, a ROW (and a ROWS) by the row schema of its table's last FIELD record read before it; other values (and records
      * of other shapes, e.g. the keyspace topic's) as they are.
      */
+    /** The key under which a table's ROWS schema is kept beside its ROW envelope schema. */
+    private static final String ROWS_OF = "rows:";
+
     private static SchemaAndValue typed(SchemaAndValue value, Map<String, String> headers,
                                         Map<String, Schema> rowSchemas) {
         EventType type = EventType.fromHeader(headers.get(EventHeaders.EVENT));
@@ -114,6 +118,7 @@ public final class TopicReader {
             return value;
         }
         Schema schema = type == EventType.ROW ? rowSchemas.get(headers.get(EventHeaders.TABLE))
+                : type == EventType.ROWS ? rowSchemas.get(ROWS_OF + headers.get(EventHeaders.TABLE))
                 : ControlEvents.schemaOf(type);
         if (schema == null) {
             return value;
@@ -125,8 +130,9 @@ public final class TopicReader {
             return value; // not a shard log's record (the keyspace topic's records have the topology's shape)
         }
         if (type == EventType.FIELD && struct.getString("row_schema") != null) {
-            rowSchemas.put(struct.getString("table"),
-                    RowEnvelope.schema("compact", SchemaJson.read(struct.getString("row_schema"))));
+            Schema row = SchemaJson.read(struct.getString("row_schema"));
+            rowSchemas.put(struct.getString("table"), RowEnvelope.schema("compact", row));
+            rowSchemas.put(ROWS_OF + struct.getString("table"), CopyRows.schema("compact.Rows", row));
         }
         return new SchemaAndValue(schema, struct);
     }

@@ -17,15 +17,17 @@ import org.apache.kafka.connect.transforms.predicates.Predicate;
 public class IsControlEvent<R extends ConnectRecord<R>> implements Predicate<R>, Versioned {
 
     public static final String OVERVIEW_DOC = "True for vstream control events: records whose vstream.event header "
-            + "is present and not ROW (FIELD, BEGIN, COMMIT, DDL, VGTID, HEARTBEAT, LASTPK, COPY_COMPLETED, JOURNAL). "
-            + "False for rows and for records without the header.";
+            + "is present and names neither ROW nor ROWS (FIELD, BEGIN, COMMIT, DDL, VGTID, HEARTBEAT, LASTPK, "
+            + "COPY_COMPLETED, JOURNAL). False for rows (ROW, and ROWS: copy rows several to a record) and for "
+            + "records without the header.";
 
     public static final ConfigDef CONFIG_DEF = new ConfigDef();
 
     @Override
     public boolean test(R record) {
         String event = VStreamRecords.eventHeader(record);
-        return event != null && EventType.fromHeader(event) != EventType.ROW;
+        EventType type = EventType.fromHeader(event);
+        return event != null && type != EventType.ROW && type != EventType.ROWS;
     }
 
     @Override

@@ -71,12 +71,14 @@ public final class VStreamRecords {
      * Classifies a record by its {@code vstream.event} header; a record without one is a {@link Kind#ROW} if its
      * value is a Debezium envelope (so the transforms also work on Debezium-shaped records whose headers were
      * dropped), else {@link Kind#OTHER}. A header value that names no known event type counts as a control event:
-     * it is not a row.
+     * it is not a row. A ROWS record (copy rows several to a record, not an envelope) is {@link Kind#OTHER}: the row
+     * transforms pass it on untouched.
      */
     public static Kind kind(ConnectRecord<?> record) {
         String event = eventHeader(record);
         if (event != null) {
-            return EventType.fromHeader(event) == EventType.ROW ? Kind.ROW : Kind.CONTROL;
+            EventType type = EventType.fromHeader(event);
+            return type == EventType.ROW ? Kind.ROW : type == EventType.ROWS ? Kind.OTHER : Kind.CONTROL;
         }
         return isEnvelope(record.value()) ? Kind.ROW : Kind.OTHER;
     }

@@ -17,11 +17,11 @@ class IsControlEventTest {
     private final IsControlEvent<SourceRecord> isControl = new IsControlEvent<>();
 
     @Test
-    void trueForEveryNonRowEventTypeWithAndWithoutSchema() {
+    void trueForEveryEventTypeButTheRowsWithAndWithoutSchema() {
         isControl.configure(Map.of());
         for (EventType type : EventType.values()) {
             SourceRecord r = Records.control(type, null, Schema.OPTIONAL_STRING_SCHEMA, null);
-            assertThat(isControl.test(r)).as(type.name()).isEqualTo(type != EventType.ROW);
+            assertThat(isControl.test(r)).as(type.name()).isEqualTo(type != EventType.ROW && type != EventType.ROWS);
         }
         assertThat(isControl.test(Records.schemaless(Records.commit()))).isTrue();
     }
