@@ -19,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
@@ -55,6 +56,11 @@ final class TableDecoder {
         this.rowSchema = rowSchema;
         this.envelopeSchema = envelopeSchema;
         this.rowsSchema = rowsSchema;
+        for (int i = 0; i < fieldNames.length; i++) {
+            if (!rowSchema.fields().get(i).name().equals(fieldNames[i])) {
+                throw new IllegalStateException("the row schema's fields are not in the columns' order");
+            }
+        }
         this.signature = signature;
         this.members = members;
         this.enumColumns = enumColumns;
@@ -281,8 +287,9 @@ final class TableDecoder {
             return null;
         }
         Struct s = new Struct(rowSchema);
+        List<Field> fields = rowSchema.fields(); // in the order of fieldNames: the schema was built from them
         for (int i = 0; i < columnIndexes.length; i++) {
-            s.put(fieldNames[i], converters[i].convert(image[columnIndexes[i]]));
+            s.put(fields.get(i), converters[i].convert(image[columnIndexes[i]]));
         }
         return s;
     }

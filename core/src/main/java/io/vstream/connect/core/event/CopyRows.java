@@ -1,5 +1,6 @@
 package io.vstream.connect.core.event;
 
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
@@ -35,19 +36,32 @@ public final class CopyRows {
         return name == null ? b.build() : b.name(name).build();
     }
 
-    /** One value: {@code rows} (at least one) of {@code table}, read at {@code tsMs}. */
+    /**
+     * One value: {@code rows} (at least one, each a struct of the schema's row schema, as built and so validated) of
+     * {@code table}, read at {@code tsMs}. The rows are added to the value's list after it was put, so that Connect
+     * does not validate each row again through the array (a fifth of the copy reader's time in a clone's profile).
+     */
     public static Struct value(Schema schema, String keyspace, String shard, String db, String table,
                                List<Struct> rows, long tsMs) {
         if (rows.isEmpty()) {
             throw new IllegalArgumentException("a ROWS record carries at least one row");
         }
-        return new Struct(schema)
+        Schema row = rowSchema(schema);
+        for (Struct r : rows) {
+            if (r == null || r.schema() != row) {
+                throw new IllegalArgumentException("a row of a ROWS record must have the record's row schema");
+            }
+        }
+        List<Struct> held = new ArrayList<>(rows.size());
+        Struct value = new Struct(schema)
                 .put(KEYSPACE, keyspace)
                 .put(SHARD, shard)
                 .put(DB, db)
                 .put(TABLE, table)
                 .put(TS_MS, tsMs)
-                .put(ROWS, rows);
+                .put(ROWS, held);
+        held.addAll(rows);
+        return value;
     }
 
     /** The row images of a value, in order. */
