@@ -117,7 +117,8 @@ final class ShardCurve {
             long shardRows = copy ? copyRows.get(i) : loads.get(i).rowChanges();
             expected += shardRows;
             watchers.add(new ShardLogWatcher(connect, topic, copy ? ShardLogWatcher.End.copyCompleted()
-                    : ShardLogWatcher.End.commitOf(loads.get(i).lastGtid()), copy, shardRows).start());
+                    : ShardLogWatcher.End.commitOf(loads.get(i).lastGtid()), copy,
+                    copy ? ShardLogWatcher.minRecords(shardRows, options.sourceProps()) : shardRows).start());
         }
         Map<String, String> c = SourceRun.baseConfig(db, "orders", String.join(",", topology), n, "json-schemas");
         c.put("topic.prefix", prefix);

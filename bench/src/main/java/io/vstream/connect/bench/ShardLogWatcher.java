@@ -172,6 +172,15 @@ final class ShardLogWatcher implements AutoCloseable {
         }
     }
 
+    /**
+     * The fewest records a topic holds once {@code rows} copy rows are in it: one per row, or with
+     * {@code copy.rows.per.record} = N in {@code config} one per N rows (ROWS records).
+     */
+    static long minRecords(long rows, Map<String, String> config) {
+        int perRecord = Integer.parseInt(config.getOrDefault("copy.rows.per.record", "1").strip());
+        return (rows + perRecord - 1) / Math.max(1, perRecord);
+    }
+
     /** Watches the end offset until it reaches {@code minRecords} and then stays put for a second. */
     private void awaitComplete() throws InterruptedException {
         long stableSince = 0;

@@ -97,7 +97,8 @@ final class SourceRun {
         kafka.createTopic(topic, 1, 1, Map.of("message.timestamp.type", "LogAppendTime"));
         Map<String, String> c = new HashMap<>(config);
         c.put("topic.prefix", prefix);
-        ShardLogWatcher watcher = new ShardLogWatcher(kafka, topic, end, countCopyRows, expected).start();
+        ShardLogWatcher watcher = new ShardLogWatcher(kafka, topic, end, countCopyRows,
+                countCopyRows ? ShardLogWatcher.minRecords(expected, c) : expected).start();
         ShardLogWatcher.Result result = null;
         String failure = null;
         long t0 = System.currentTimeMillis();
