@@ -105,6 +105,8 @@ class OnlineDdlIT {
             load.start();
             readers.add(reader("shard0", SHARDS.server(0), db, reading, readErrors));
             readers.add(reader("shard1", SHARDS.server(1), db, reading, readErrors));
+            // the replica's reader starts once the replica holds the table (a lagging replica has no table yet)
+            replica.awaitCaughtUpWith(SHARDS.server(0), Duration.ofMinutes(2));
             readers.add(reader("replica", replica, db, reading, readErrors));
             long deployed = System.nanoTime();
             w.deploy(ALTER, Map.of("cutover.lock.timeout.ms", String.valueOf(LOCK_TIMEOUT.toMillis())));

@@ -80,6 +80,8 @@ class OnlineDdlRevertIT {
             load.start();
             readers.add(OnlineDdlIT.reader("shard0", SHARDS.server(0), db, reading, readErrors));
             readers.add(OnlineDdlIT.reader("shard1", SHARDS.server(1), db, reading, readErrors));
+            // the replica's reader starts once the replica holds the table (a lagging replica has no table yet)
+            replica.awaitCaughtUpWith(SHARDS.server(0), Duration.ofMinutes(2));
             readers.add(OnlineDdlIT.reader("replica", replica, db, reading, readErrors));
             m.deploy("MODIFY amount DECIMAL(14,2) NOT NULL, ADD COLUMN note VARCHAR(32) NOT NULL DEFAULT 'n',"
                     + " ADD INDEX k_amount (k, amount)", Map.of());
