@@ -147,10 +147,7 @@ final class ReshardApplier implements Applier {
             if (mine.isEmpty()) {
                 applied = lanes.get(i).apply(record, poison, PartitionApplier.RowScope.NONE);
             } else {
-                Struct own = new Struct(value.schema());
-                for (org.apache.kafka.connect.data.Field f : value.schema().fields()) {
-                    own.put(f, f.name().equals(CopyRows.ROWS) ? mine : value.get(f));
-                }
+                Struct own = CopyRows.withRows(value, mine);
                 applied = lanes.get(i).apply(record.newRecord(record.topic(), record.kafkaPartition(),
                         record.keySchema(), record.key(), record.valueSchema(), own, record.timestamp(),
                         record.headers()), poison, PartitionApplier.RowScope.ALL);

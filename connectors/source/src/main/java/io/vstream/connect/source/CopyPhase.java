@@ -218,14 +218,12 @@ final class CopyPhase {
                         records.checkCopyRow(decoder, valueBytes);
                         long bytes = pack.bytesOf(valueBytes);
                         if (!pack.fits(bytes)) {
-                            stream.emit(QueuedRecord.inTransaction(records.copyRows(decoder, pack.drain(), ts,
-                                    before)));
+                            emitRows(decoder, pack, ts, before);
                         }
                         pack.add(after, bytes);
                     } else {
                         if (pack != null && !pack.isEmpty()) { // a row with marked cells travels alone, in order
-                            stream.emit(QueuedRecord.inTransaction(records.copyRows(decoder, pack.drain(), ts,
-                                    before)));
+                            emitRows(decoder, pack, ts, before);
                         }
                         stream.emit(QueuedRecord.inTransaction(records.copyRow(decoder, after, ts, before, invalid)));
                     }
@@ -234,7 +232,7 @@ final class CopyPhase {
                 }
             }
             if (pack != null && !pack.isEmpty()) {
-                stream.emit(QueuedRecord.inTransaction(records.copyRows(decoder, pack.drain(), ts, before)));
+                emitRows(decoder, pack, ts, before);
             }
             p.add(n);
             metrics.copied(table.name(), n, p.estimated());
@@ -252,6 +250,11 @@ final class CopyPhase {
             adapt(n, System.nanoTime() - t0);
             pace(n, System.nanoTime() - t0);
         }
+    }
+
+    /** The rows gathered in {@code pack} as one ROWS record (the pack is empty afterwards). */
+    private void emitRows(TableDecoder decoder, CopyRowPack pack, long ts, ShardGtid before) {
+        stream.emit(QueuedRecord.inTransaction(records.copyRows(decoder, pack.drain(), ts, before)));
     }
 
     /** Sizes the next chunk so that it takes about {@code copy.chunk.target.ms}. */

@@ -2,6 +2,7 @@ package io.vstream.connect.core.event;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
@@ -38,28 +39,39 @@ public final class CopyRows {
 
     /**
      * One value: {@code rows} (at least one, each a struct of the schema's row schema, as built and so validated) of
-     * {@code table}, read at {@code tsMs}. The rows are added to the value's list after it was put, so that Connect
-     * does not validate each row again through the array (a fifth of the copy reader's time in a clone's profile).
+     * {@code table}, read at {@code tsMs}.
      */
     public static Struct value(Schema schema, String keyspace, String shard, String db, String table,
                                List<Struct> rows, long tsMs) {
-        if (rows.isEmpty()) {
-            throw new IllegalArgumentException("a ROWS record carries at least one row");
-        }
-        Schema row = rowSchema(schema);
-        for (Struct r : rows) {
-            if (r == null || r.schema() != row) {
-                throw new IllegalArgumentException("a row of a ROWS record must have the record's row schema");
-            }
-        }
-        List<Struct> held = new ArrayList<>(rows.size());
-        Struct value = new Struct(schema)
+        return withRows(new Struct(schema)
                 .put(KEYSPACE, keyspace)
                 .put(SHARD, shard)
                 .put(DB, db)
                 .put(TABLE, table)
-                .put(TS_MS, tsMs)
-                .put(ROWS, held);
+                .put(TS_MS, tsMs), rows);
+    }
+
+    /**
+     * {@code head}'s fields other than the rows, with {@code rows} (at least one, each a struct of the schema's row
+     * schema, as built and so validated). The rows are added to the value's list after it was put, so that Connect
+     * does not validate each row again through the array (a fifth of the copy reader's time, and as much of the
+     * sink's, in a clone's profile).
+     */
+    public static Struct withRows(Struct head, List<Struct> rows) {
+        if (rows.isEmpty()) {
+            throw new IllegalArgumentException("a ROWS record carries at least one row");
+        }
+        Schema row = rowSchema(head.schema());
+        for (Struct r : rows) {
+            if (r == null || r.schema() != row && !row.equals(r.schema())) {
+                throw new IllegalArgumentException("a row of a ROWS record must have the record's row schema");
+            }
+        }
+        List<Struct> held = new ArrayList<>(rows.size());
+        Struct value = new Struct(head.schema());
+        for (Field f : head.schema().fields()) {
+            value.put(f, f.name().equals(ROWS) ? held : head.get(f));
+        }
         held.addAll(rows);
         return value;
     }
