@@ -271,7 +271,7 @@ class AlterCoverageIT {
             w.preload();
             writers.add(w);
         }
-        Migration m = new Migration(db, t);
+        OnlineDdlMigration m = new OnlineDdlMigration(connect, SHARDS.servers(), "alter", db, t);
         try {
             return switch (c.outcome) {
                 case SUPPORTED -> supported(c, m, writers, twin) + "; " + seconds(begin) + " s";
@@ -284,10 +284,10 @@ class AlterCoverageIT {
         }
     }
 
-    private static String supported(Case c, Migration m, List<Writer> writers, String twin) throws Exception {
+    private static String supported(Case c, OnlineDdlMigration m, List<Writer> writers, String twin) throws Exception {
         String t = c.base.table;
         writers.forEach(Writer::start);
-        m.deploy(c, true);
+        deploy(m, c, true);
         CloneHandoffIT.awaitState(connect, m.statusTopic, "POSTPONED", STATE_TIMEOUT);
         // before the cut-over: the writers parked, the ghost must become the server's own ALTER of the original
         writers.forEach(Writer::park);
@@ -304,7 +304,7 @@ class AlterCoverageIT {
         }
         long before = writers.stream().mapToLong(w -> w.commits.get()).sum();
         writers.forEach(Writer::unpark);
-        m.deployCoordinator(c, false);
+        deployCoordinator(m, c, false);
         CloneHandoffIT.awaitState(connect, m.statusTopic, "COMPLETE", STATE_TIMEOUT);
         long atCutOver = writers.stream().mapToLong(w -> w.commits.get()).sum();
         for (Writer w : writers) {
@@ -326,10 +326,11 @@ class AlterCoverageIT {
                 + " writes";
     }
 
-    private static String failsLoudly(Case c, Migration m, List<Writer> writers, String twin) throws Exception {
+    private static String failsLoudly(Case c, OnlineDdlMigration m, List<Writer> writers, String twin)
+            throws Exception {
         String t = c.base.table;
         writers.forEach(Writer::start);
-        m.deploy(c, false);
+        deploy(m, c, false);
         List<Struct> statuses = CloneHandoffIT.awaitState(connect, m.statusTopic, "FAILED", STATE_TIMEOUT);
         String reason = statuses.get(statuses.size() - 1).getString("reason");
         writers.forEach(Writer::stop);
@@ -352,9 +353,9 @@ class AlterCoverageIT {
         return "failed as expected: " + reason + " | " + server;
     }
 
-    private static String refusedUntouched(Case c, Migration m, String twin) throws Exception {
+    private static String refusedUntouched(Case c, OnlineDdlMigration m, String twin) throws Exception {
         String t = c.base.table;
-        m.deploy(c, false);
+        deploy(m, c, false);
         List<Struct> statuses = CloneHandoffIT.awaitState(connect, m.statusTopic, "FAILED", STATE_TIMEOUT);
         String reason = statuses.get(statuses.size() - 1).getString("reason");
         m.delete();
@@ -732,47 +733,22 @@ class AlterCoverageIT {
 
     // ---- the three connectors of one migration --------------------------------------------------------------------
 
-    /** The coordinator, source and sink of one migration, configured as docs/online-ddl.md and config-examples. */
-    private static final class Migration {
-        final String db;
-        final String table;
-        final String source;
-        final String sink;
-        final String coordinator;
-        final String statusTopic;
+    /** Deploys the migration's coordinator, source and sink for case {@code c}, postponing its cut-over or not. */
+    private static void deploy(OnlineDdlMigration m, Case c, boolean postpone) {
+        m.deploy(c.alter, coordinatorExtra(c, postpone));
+    }
 
-        Migration(String db, String table) {
-            this.db = db;
-            this.table = table;
-            this.source = "alter-src-" + db;
-            this.sink = "alter-sink-" + db;
-            this.coordinator = "alter-coord-" + db;
-            this.statusTopic = "alter-status-" + db;
-        }
+    /** (Re)deploys only the migration's coordinator for case {@code c}. */
+    private static void deployCoordinator(OnlineDdlMigration m, Case c, boolean postpone) {
+        Map<String, String> config = m.coordinatorConfig(c.alter);
+        config.putAll(coordinatorExtra(c, postpone));
+        m.deployCoordinator(config);
+    }
 
-        void deploy(Case c, boolean postpone) {
-            deployCoordinator(c, postpone);
-            List<MariaDbServer> servers = SHARDS.servers();
-            connect.deploy(source, OnlineDdlConfigs.source(servers, db, table, false));
-            connect.deploy(sink, OnlineDdlConfigs.ghostSink(servers, db));
-        }
-
-        void deployCoordinator(Case c, boolean postpone) {
-            Map<String, String> config = OnlineDdlConfigs.coordinator(SHARDS.servers(), db, table, c.alter, sink,
-                    statusTopic);
-            config.put("handoff.postpone", String.valueOf(postpone));
-            config.putAll(c.config);
-            connect.deploy(coordinator, config);
-        }
-
-        void delete() {
-            for (String n : List.of(sink, source, coordinator)) {
-                try {
-                    connect.delete(n);
-                } catch (RuntimeException e) {
-                    // already gone
-                }
-            }
-        }
+    private static Map<String, String> coordinatorExtra(Case c, boolean postpone) {
+        Map<String, String> extra = new HashMap<>();
+        extra.put("handoff.postpone", String.valueOf(postpone));
+        extra.putAll(c.config);
+        return extra;
     }
 }

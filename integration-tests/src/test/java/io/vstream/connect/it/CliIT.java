@@ -125,7 +125,7 @@ class CliIT {
             load.preload(12_000);
             load.start();
             migrate(db, w);
-            Thread.sleep(1_000); // writes to the new table
+            load.awaitCommits(load.stats().commits() + 30, Duration.ofSeconds(60)); // writes to the new table
             LoadStats stats = load.stop();
             assertThat(stats.errors()).as("failed writes").isZero();
             for (int i = 0; i < 2; i++) {

@@ -183,7 +183,7 @@ class CloneSinkIT {
                 "INSERT INTO notes VALUES (3, 'fine')");
         connect.deploy(sourceName, SourceConfigs.keyspace("ks", db, List.of(source()), 1));
         connect.awaitRunning(sourceName, 1, Duration.ofSeconds(60));
-        Thread.sleep(3_000);
+        ShardLog.awaitCopyCompleted(connect, topic, Duration.ofSeconds(90));
         source().execute(db, "INSERT INTO notes VALUES (4, 'this one is too long as well')",
                 "INSERT INTO notes VALUES (5, 'ok')");
 
@@ -272,23 +272,8 @@ class CloneSinkIT {
 
     /** Waits until the target's applied position holds the source's current position. */
     private static void awaitApplied(String db, String sinkName, String topic, Duration timeout) throws Exception {
-        GtidPosition wanted = GtidPosition.parse("MariaDB/" + source().gtidBinlogPos());
-        long deadline = System.nanoTime() + timeout.toNanos();
-        String last = null;
-        while (System.nanoTime() < deadline) {
-            try {
-                last = target().queryString("_vstream", "SELECT position FROM applied WHERE stream = ? AND topic = ?",
-                        sinkName, topic);
-                if (last != null && GtidPosition.parse(last).contains(wanted)) {
-                    return;
-                }
-            } catch (RuntimeException e) {
-                // target restarting or state not there yet
-            }
-            Thread.sleep(500);
-        }
-        throw new AssertionError("the target never applied up to " + wanted + "; it holds " + last + "; sink: "
-                + connect.status(sinkName));
+        new AppliedPosition(target(), sinkName, topic).await(source(), timeout,
+                () -> "sink: " + connect.status(sinkName));
     }
 
 }

@@ -81,7 +81,7 @@ class OnlineDdlIT {
         long begin = System.nanoTime();
         MariaDbServer replica = SHARDS.startReplica(0);
         String db = SHARDS.freshDatabase();
-        Workflow w = new Workflow(db, "orders");
+        OnlineDdlMigration w = migration(db, "orders");
         AtomicBoolean reading = new AtomicBoolean(true);
         Map<String, AtomicLong> readErrors = new ConcurrentHashMap<>();
         List<Thread> readers = new ArrayList<>();
@@ -275,7 +275,7 @@ class OnlineDdlIT {
     void postponeHoldsTheCutOverUntilReleasedAndCancelMidCopyDropsTheGhosts() throws Exception {
         String db = SHARDS.freshDatabase();
         createSmallTable(db, "items");
-        Workflow w = new Workflow(db, "items");
+        OnlineDdlMigration w = migration(db, "items");
         w.deploy("ADD COLUMN note VARCHAR(20) NULL", Map.of("handoff.postpone", "true"));
         CloneHandoffIT.awaitState(connect, w.statusTopic, "POSTPONED", Duration.ofSeconds(90));
         Thread.sleep(2_000);
@@ -290,7 +290,7 @@ class OnlineDdlIT {
         String db2 = SHARDS.freshDatabase("cancel");
         createSmallTable(db2, "items");
         addRows(db2, "items");
-        Workflow c = new Workflow(db2, "items");
+        OnlineDdlMigration c = migration(db2, "items");
         Map<String, String> stalled = Map.of("throttle.max.applier.lag.ms", "1");
         Map<String, String> chunky = Map.of("copy.chunk.max.rows", "100", "copy.chunk.target.ms", "10",
                 "copy.max.rows.per.second", "1000");
@@ -313,7 +313,7 @@ class OnlineDdlIT {
     void aGhostThatDiffersFromTheOriginalFailsTheChecksumNamingTheKeys() throws Exception {
         String db = SHARDS.freshDatabase();
         createSmallTable(db, "items");
-        Workflow w = new Workflow(db, "items");
+        OnlineDdlMigration w = migration(db, "items");
         w.deploy("MODIFY qty BIGINT NULL", Map.of("handoff.postpone", "true"));
         List<Struct> statuses = CloneHandoffIT.awaitState(connect, w.statusTopic, "POSTPONED", Duration.ofSeconds(90));
         // the status records carry each shard (when a state changes, and every 10 s): both copied and streaming,
@@ -362,7 +362,7 @@ class OnlineDdlIT {
         String db = SHARDS.freshDatabase();
         createSmallTable(db, "items");
         addRows(db, "items");
-        Workflow w = new Workflow(db, "items");
+        OnlineDdlMigration w = migration(db, "items");
         String alter = "ADD COLUMN note VARCHAR(20) NULL";
         // the server copy, slowed down so that it is still running when each throttle is looked at
         Map<String, String> slow = Map.of("ddl.copy.chunk.max.rows", "100", "ddl.copy.max.rows.per.second", "1000");
@@ -409,7 +409,7 @@ class OnlineDdlIT {
         String db = SHARDS.freshDatabase();
         createSmallTable(db, "items");
         addRows(db, "items");
-        Workflow w = new Workflow(db, "items");
+        OnlineDdlMigration w = migration(db, "items");
         Map<String, String> chunky = Map.of("copy.chunk.max.rows", "100", "copy.chunk.target.ms", "10",
                 "copy.max.rows.per.second", "150");
         // the source's copy (the stream copy): its heartbeats while it waits are what lifts the throttle
@@ -448,7 +448,7 @@ class OnlineDdlIT {
     void aFailedSourceOrSinkTaskFailsTheWorkflowWithItsErrorAndItGoesOnOnceFixed() throws Exception {
         String db = SHARDS.freshDatabase();
         createSmallTable(db, "items");
-        Workflow w = new Workflow(db, "items");
+        OnlineDdlMigration w = migration(db, "items");
         w.watched = true;
         String alter = "ADD COLUMN note VARCHAR(20) NULL";
         Map<String, String> broken = Map.of("value.converter", "org.apache.kafka.connect.converters.LongConverter");
@@ -493,7 +493,7 @@ class OnlineDdlIT {
     void anApplierLeftPausedByADeadCoordinatorIsReleasedByItsSuccessor() throws Exception {
         String db = SHARDS.freshDatabase();
         createSmallTable(db, "items");
-        Workflow w = new Workflow(db, "items");
+        OnlineDdlMigration w = migration(db, "items");
         String alter = "ADD COLUMN note VARCHAR(20) NULL";
         w.deploy(alter, Map.of("handoff.postpone", "true"));
         CloneHandoffIT.awaitState(connect, w.statusTopic, "POSTPONED", Duration.ofSeconds(90));
@@ -526,28 +526,19 @@ class OnlineDdlIT {
     }
 
     /** The first non-null answer of {@code probe} over the workflow's status records, within 90 seconds. */
-    private static <T> T awaitStatus(Workflow w, java.util.function.Function<Struct, T> probe)
+    private static <T> T awaitStatus(OnlineDdlMigration w, java.util.function.Function<Struct, T> probe)
             throws InterruptedException {
-        return awaitStatus(w, probe, Duration.ofSeconds(90));
+        return w.firstStatus(probe, Duration.ofSeconds(90));
     }
 
-    private static <T> T awaitStatus(Workflow w, java.util.function.Function<Struct, T> probe, Duration timeout)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            try {
-                for (var d : connect.topics().readAll(w.statusTopic, false)) {
-                    T t = probe.apply((Struct) d.value().value());
-                    if (t != null) {
-                        return t;
-                    }
-                }
-            } catch (RuntimeException e) {
-                // no status yet
-            }
-            Thread.sleep(300);
-        }
-        return null;
+    private static <T> T awaitStatus(OnlineDdlMigration w, java.util.function.Function<Struct, T> probe,
+                                     Duration timeout) throws InterruptedException {
+        return w.firstStatus(probe, timeout);
+    }
+
+    /** The migration of {@code db.table} on both shards, run by the accounts docs/grants.md prints. */
+    private static OnlineDdlMigration migration(String db, String table) {
+        return new OnlineDdlMigration(connect, SHARDS.servers(), "ddl", db, table).withDocumentedAccounts();
     }
 
     /**
@@ -561,7 +552,7 @@ class OnlineDdlIT {
         String db = SHARDS.freshDatabase();
         createSmallTable(db, "items");
         addRows(db, "items");
-        Workflow w = new Workflow(db, "items");
+        OnlineDdlMigration w = migration(db, "items");
         String alter = "MODIFY qty BIGINT NULL, ADD COLUMN note VARCHAR(20) NULL";
         Map<String, String> slow = new HashMap<>(Map.of("ddl.copy.chunk.max.rows", "100",
                 "ddl.copy.max.rows.per.second", "1500", "handoff.postpone", "true"));
@@ -618,7 +609,7 @@ class OnlineDdlIT {
     void anAlterTheServerCanRunInstantlyWaitsOutALongTransactionThenRunsInstantlyOnEveryShard() throws Exception {
         String db = SHARDS.freshDatabase();
         createSmallTable(db, "items");
-        Workflow w = new Workflow(db, "items");
+        OnlineDdlMigration w = migration(db, "items");
         AtomicBoolean writing = new AtomicBoolean(true);
         AtomicLong writes = new AtomicLong();
         AtomicLong slowest = new AtomicLong();
@@ -699,7 +690,7 @@ class OnlineDdlIT {
         String db = SHARDS.freshDatabase();
         createSmallTable(db, "items");
         SHARDS.server(0).execute(db, "UPDATE items SET sku = 'dup' WHERE id IN (2, 4)");
-        Workflow w = new Workflow(db, "items");
+        OnlineDdlMigration w = migration(db, "items");
         w.deploy("ADD UNIQUE KEY u_sku (sku)", Map.of("ddl.allow.new.unique.key", "true"));
         try {
             CloneHandoffIT.awaitState(connect, w.statusTopic, "COMPLETE", Duration.ofSeconds(90));
@@ -723,7 +714,7 @@ class OnlineDdlIT {
     void eachMissingGrantFailsTheMigrationBeforeAnythingIsCreatedNamingIt() throws Exception {
         String db = SHARDS.freshDatabase("grants");
         createSmallTable(db, "items");
-        Workflow w = new Workflow(db, "items");
+        OnlineDdlMigration w = migration(db, "items");
         MariaDbServer shard = SHARDS.server(1);
         int i = 0;
         for (String g : DocumentedGrants.statements("online-ddl shard", db)) {
@@ -769,7 +760,7 @@ class OnlineDdlIT {
     void aPrimaryKeyThatGrowsMigratesWhileTheRowsChangeTheirNewKeyColumns() throws Exception {
         String db = SHARDS.freshDatabase("grow");
         createSmallTable(db, "items");
-        Workflow w = new Workflow(db, "items");
+        OnlineDdlMigration w = migration(db, "items");
         String alter = "DROP PRIMARY KEY, ADD PRIMARY KEY (id, sku)";
         w.deploy(alter, Map.of("handoff.postpone", "true"));
         for (int round = 0; round < 3; round++) {
@@ -818,7 +809,7 @@ class OnlineDdlIT {
                     "INSERT INTO items (sku, c1) SELECT CONCAT('s', seq), seq FROM seq_1_to_300");
             s.execute(other, "CREATE TABLE items (id INT PRIMARY KEY)");
         }
-        Workflow w = new Workflow(db, "items");
+        OnlineDdlMigration w = migration(db, "items");
         // every statement the three connectors send is tagged (a DBA sees who sent it), checked in the general log
         GeneralLog log = GeneralLog.start(SHARDS.servers());
         w.deploy("DROP COLUMN c1, ADD COLUMN c1 INT NOT NULL DEFAULT 47", Map.of("ddl.copy.paused", "true"));
@@ -865,7 +856,7 @@ class OnlineDdlIT {
         for (int step = 1; step <= 7; step++) {
             String db = SHARDS.freshDatabase("crash" + step);
             createSmallTable(db, "items");
-            Workflow w = new Workflow(db, "items");
+            OnlineDdlMigration w = migration(db, "items");
             w.deploy("ADD COLUMN note VARCHAR(20) NULL", Map.of("cutover.test.crash.at.step", String.valueOf(step)));
             String trace = connect.awaitTaskFailure(w.coordinator, Duration.ofSeconds(120));
             assertThat(trace).contains("simulated coordinator crash after cut-over step " + step);
@@ -909,7 +900,7 @@ class OnlineDdlIT {
         }
     }
 
-    private static String lastState(Workflow w) {
+    private static String lastState(OnlineDdlMigration w) {
         var all = connect.topics().readAll(w.statusTopic, false);
         return ((Struct) all.get(all.size() - 1).value().value()).getString("state");
     }
@@ -934,77 +925,5 @@ class OnlineDdlIT {
         }, "reader-" + name);
         t.start();
         return t;
-    }
-
-    /** The three connectors of one migration. */
-    private static final class Workflow {
-        final String db;
-        final String table;
-        final String source;
-        final String sink;
-        final String coordinator;
-        final String statusTopic;
-        boolean watched;
-
-        Workflow(String db, String table) {
-            this.db = db;
-            this.table = table;
-            this.source = "ddl-src-" + db;
-            this.sink = "ddl-sink-" + db;
-            this.coordinator = "ddl-coord-" + db;
-            this.statusTopic = "ddl-status-" + db;
-            // the accounts docs/grants.md prints, as printed, on every shard: the workflow runs with exactly those
-            for (MariaDbServer s : SHARDS.servers()) {
-                s.execute("mysql", DocumentedGrants.statements("cdc source", db).toArray(String[]::new));
-                s.execute("mysql", DocumentedGrants.statements("online-ddl shard", db).toArray(String[]::new));
-            }
-        }
-
-        void deploy(String alter, Map<String, String> extra) {
-            deploy(alter, extra, Map.of());
-        }
-
-        void deploy(String alter, Map<String, String> extra, Map<String, String> sourceExtra) {
-            deploy(alter, extra, sourceExtra, Map.of());
-        }
-
-        void deploy(String alter, Map<String, String> extra, Map<String, String> sourceExtra,
-                    Map<String, String> sinkExtra) {
-            Map<String, String> c = coordinatorConfig(alter, statusTopic);
-            c.putAll(extra);
-            connect.deploy(coordinator, c);
-            // the server copy (default) needs only the changes from the source; the stream copy, the source's copy
-            Map<String, String> sourceConfig = OnlineDdlConfigs.source(SHARDS.servers(), db, table,
-                    "stream".equals(c.get("ddl.copy.method")));
-            sourceConfig.putAll(sourceExtra);
-            connect.deploy(source, sourceConfig);
-            deploySink(sinkExtra);
-        }
-
-        /** The coordinator's configuration, with the documented account; its status records go to {@code topic}. */
-        Map<String, String> coordinatorConfig(String alter, String topic) {
-            Map<String, String> c = OnlineDdlConfigs.coordinator(SHARDS.servers(), db, table, alter, sink, topic);
-            if (watched) {
-                c.put("watch.connect.url", connect.restUrl());
-                c.put("watch.connectors", source + "," + sink);
-            }
-            return c;
-        }
-
-        void deploySink(Map<String, String> extra) {
-            Map<String, String> sinkConfig = OnlineDdlConfigs.ghostSink(SHARDS.servers(), db);
-            sinkConfig.putAll(extra);
-            connect.deploy(sink, sinkConfig);
-        }
-
-        void delete() {
-            for (String n : List.of(sink, source, coordinator)) {
-                try {
-                    connect.delete(n);
-                } catch (RuntimeException e) {
-                    // already gone
-                }
-            }
-        }
     }
 }

@@ -12,12 +12,12 @@ import io.vstream.connect.testsupport.load.Target;
 import io.vstream.connect.testsupport.load.WriteLoad;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Predicate;
 import org.apache.kafka.connect.data.Struct;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -235,92 +235,40 @@ class OnlineDdlRevertIT {
 
     /** The three connectors of one revertible migration, with the documented accounts and configs. */
     private static final class Migration {
-        final String db;
-        final String table;
-        final String source;
-        final String sink;
+        final OnlineDdlMigration m;
         final String coordinator;
-        final String statusTopic;
+        final String sink;
         boolean watched;
-        Map<String, String> coordinatorConfig;
-        int seen; // status records a wait has looked past
 
         Migration(String db, String table) {
-            this.db = db;
-            this.table = table;
-            this.source = "rv-src-" + db;
-            this.sink = "rv-sink-" + db;
-            this.coordinator = "rv-coord-" + db;
-            this.statusTopic = "rv-status-" + db;
-            for (MariaDbServer s : SHARDS.servers()) {
-                s.execute("mysql", DocumentedGrants.statements("cdc source", db).toArray(String[]::new));
-                s.execute("mysql", DocumentedGrants.statements("online-ddl shard", db).toArray(String[]::new));
-            }
+            this.m = new OnlineDdlMigration(connect, SHARDS.servers(), "rv", db, table).withDocumentedAccounts();
+            this.coordinator = m.coordinator;
+            this.sink = m.sink;
         }
 
+        /** The migration with a revert window of {@link #WINDOW} and the cut-over's lock timeout, plus {@code extra}. */
         void deploy(String alter, Map<String, String> extra) {
-            coordinatorConfig = OnlineDdlConfigs.coordinator(SHARDS.servers(), db, table, alter, sink, statusTopic);
-            coordinatorConfig.put("ddl.revert.window.ms", String.valueOf(WINDOW.toMillis()));
-            coordinatorConfig.put("cutover.lock.timeout.ms", String.valueOf(LOCK_TIMEOUT.toMillis()));
-            if (watched) {
-                coordinatorConfig.put("watch.connect.url", connect.restUrl());
-                coordinatorConfig.put("watch.connectors", source + "," + sink);
-            }
-            coordinatorConfig.putAll(extra);
-            connect.deploy(coordinator, coordinatorConfig);
-            connect.deploy(source, OnlineDdlConfigs.source(SHARDS.servers(), db, table, false));
-            connect.deploy(sink, OnlineDdlConfigs.ghostSink(SHARDS.servers(), db));
+            m.watched = watched;
+            Map<String, String> c = new HashMap<>();
+            c.put("ddl.revert.window.ms", String.valueOf(WINDOW.toMillis()));
+            c.put("cutover.lock.timeout.ms", String.valueOf(LOCK_TIMEOUT.toMillis()));
+            c.putAll(extra);
+            m.deploy(alter, c);
         }
 
-        /** {@link #awaitStatus} of REVERTIBLE with a reason that starts with {@code reasonStart}. */
+        /** The next status of REVERTIBLE with a reason that starts with {@code reasonStart}. */
         Struct awaitRevertible(String reasonStart) throws InterruptedException {
-            return awaitStatus("REVERTIBLE, " + reasonStart, s -> "REVERTIBLE".equals(s.getString("state"))
+            return m.awaitNextStatus("REVERTIBLE, " + reasonStart, s -> "REVERTIBLE".equals(s.getString("state"))
                     && s.getString("reason") != null && s.getString("reason").startsWith(reasonStart));
         }
 
-        /** {@link #awaitStatus} of {@code state}. */
+        /** The next status of {@code state}. */
         Struct awaitState(String state) throws InterruptedException {
-            return awaitStatus(state, s -> state.equals(s.getString("state")));
-        }
-
-        /**
-         * Waits for a status record after the one the previous wait returned that {@code wanted} accepts, failing on
-         * FAILED or after 5 minutes.
-         */
-        Struct awaitStatus(String what, Predicate<Struct> wanted) throws InterruptedException {
-            long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
-            String last = null;
-            while (System.nanoTime() < deadline) {
-                List<Struct> all = new ArrayList<>();
-                try {
-                    connect.topics().readAll(statusTopic, false).forEach(d -> all.add((Struct) d.value().value()));
-                } catch (RuntimeException e) {
-                    // the topic does not exist yet
-                }
-                for (int i = seen; i < all.size(); i++) {
-                    if (wanted.test(all.get(i))) {
-                        seen = i + 1;
-                        return all.get(i);
-                    }
-                }
-                if (!all.isEmpty()) {
-                    Struct s = all.get(all.size() - 1);
-                    last = s.toString();
-                    assertThat(s.getString("state")).as("the workflow failed: %s", s).isNotEqualTo("FAILED");
-                }
-                Thread.sleep(500);
-            }
-            throw new AssertionError("the workflow never reached " + what + "; last status " + last);
+            return m.awaitNextState(state);
         }
 
         void delete() {
-            for (String n : List.of(sink, source, coordinator)) {
-                try {
-                    connect.delete(n);
-                } catch (RuntimeException e) {
-                    // already gone
-                }
-            }
+            m.delete();
         }
     }
 }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vstream.connect.core.event.TopicNames;
 import io.vstream.connect.core.keyrange.KeyRange;
-import io.vstream.connect.core.position.GtidPosition;
 import io.vstream.connect.core.vindex.Vindex;
 import io.vstream.connect.core.vindex.Vindexes;
 import io.vstream.connect.testsupport.connect.ConnectCluster;
@@ -297,23 +296,7 @@ class ReshardSinkIT {
     /** Waits until a new shard's applied position for an old shard's log holds that old shard's current position. */
     private static void awaitApplied(MariaDbServer target, MariaDbServer old, String sinkName, String topic,
                                      Duration timeout) throws Exception {
-        GtidPosition wanted = GtidPosition.parse("MariaDB/" + old.gtidBinlogPos());
-        long deadline = System.nanoTime() + timeout.toNanos();
-        String last = null;
-        while (System.nanoTime() < deadline) {
-            try {
-                last = target.queryString("_vstream", "SELECT position FROM applied WHERE stream = ? AND topic = ?",
-                        sinkName, topic);
-                if (last != null && GtidPosition.parse(last).contains(wanted)) {
-                    return;
-                }
-            } catch (RuntimeException e) {
-                // state not there yet
-            }
-            Thread.sleep(500);
-        }
-        throw new AssertionError("new shard " + target + " never applied up to " + wanted + "; it holds " + last
-                + "; sink: " + connect.status(sinkName));
+        new AppliedPosition(target, sinkName, topic).await(old, timeout, () -> "sink: " + connect.status(sinkName));
     }
 
     private static void preloadWallets(MariaDbServer s, String db) {

@@ -188,7 +188,7 @@ class SourceSchemaAndFailuresIT {
         Map<String, String> twoShards = SourceConfigs.keyspace("ks", db, SHARDS.servers(), 1);
         connect.deploy(name, twoShards);
         connect.awaitRunning(name, 1, Duration.ofSeconds(60));
-        Thread.sleep(2_000); // offsets flushed
+        awaitStoredOffsets(name, 2, Duration.ofSeconds(60));
         connect.deploy(name, SourceConfigs.with(twoShards, "topology",
                 "-=" + SHARDS.server(0).host() + ":" + SHARDS.server(0).port()));
         String trace = connect.awaitTaskFailure(name, Duration.ofSeconds(60));
@@ -335,5 +335,19 @@ class SourceSchemaAndFailuresIT {
         }
         throw new AssertionError("expected " + rows + " rows on " + topic(db) + ", have " + records.size()
                 + " records");
+    }
+
+    /** Waits until Connect has stored an offset for {@code partitions} of the source's partitions (its shards). */
+    private static void awaitStoredOffsets(String name, int partitions, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        int stored = 0;
+        while (System.nanoTime() < deadline) {
+            stored = connect.embedded().connectorOffsets(name).offsets().size();
+            if (stored >= partitions) {
+                return;
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError(name + " stored offsets for " + stored + " of " + partitions + " shards in " + timeout);
     }
 }

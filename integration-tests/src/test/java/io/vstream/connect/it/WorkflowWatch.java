@@ -57,18 +57,12 @@ final class WorkflowWatch implements AutoCloseable {
      */
     void awaitApplied(MariaDbServer target, String sinkName, String topic, List<String> failures, String sourceName)
             throws InterruptedException {
-        GtidPosition wanted = GtidPosition.parse("MariaDB/" + source.gtidBinlogPos());
+        GtidPosition wanted = AppliedPosition.currentOf(source);
+        AppliedPosition applied = new AppliedPosition(target, sinkName, topic);
         long deadline = System.nanoTime() + wait.toNanos();
-        String last = null;
         while (System.nanoTime() < deadline) {
-            try {
-                last = target.queryString("_vstream", "SELECT position FROM applied WHERE stream = ? AND topic = ?",
-                        sinkName, topic);
-                if (last != null && GtidPosition.parse(last).contains(wanted)) {
-                    return;
-                }
-            } catch (RuntimeException e) {
-                // the state is not there yet
+            if (applied.holds(wanted)) {
+                return;
             }
             String failed = connectorFailures(sinkName, sourceName);
             if (!failed.isEmpty()) {
@@ -77,7 +71,7 @@ final class WorkflowWatch implements AutoCloseable {
             }
             Thread.sleep(500);
         }
-        failures.add(target + " never applied up to " + wanted + "; it holds " + last + "; "
+        failures.add(target + " never applied up to " + wanted + "; it holds " + applied.last() + "; "
                 + connectorFailures(sinkName, sourceName));
     }
 
