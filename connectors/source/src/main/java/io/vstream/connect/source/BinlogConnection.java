@@ -41,7 +41,7 @@ final class BinlogConnection {
      */
     static Exception classify(ServerException e, ShardAddress shard, ShardGtid committed, String user) {
         if (e.getErrorCode() == ServerErrors.BINLOG_READ_FATAL) {
-            return new ShardStreamer.FatalStreamException("Shard " + shard.name() + " (" + shard.host() + ":"
+            return new FatalStreamException("Shard " + shard.name() + " (" + shard.host() + ":"
                     + shard.port() + ") no longer has the binlog needed to resume from " + committed.gtidText()
                     + " (server: " + e.getMessage() + "). The changes since then are lost to this stream: recover by"
                     + " re-copying the shard (delete the connector's offsets and start again; see docs/offsets.md).",
@@ -49,7 +49,7 @@ final class BinlogConnection {
         }
         if (e.getErrorCode() == ServerErrors.GLOBAL_PRIVILEGE_DENIED || e.getErrorCode() == ServerErrors.ACCESS_DENIED
                 || e.getErrorCode() == ServerErrors.DATABASE_ACCESS_DENIED) {
-            return new ShardStreamer.FatalStreamException("Shard " + shard.name() + ": the user '" + user
+            return new FatalStreamException("Shard " + shard.name() + ": the user '" + user
                     + "' may not read the binlog (" + e.getMessage() + "). Grant it: GRANT REPLICATION SLAVE,"
                     + " REPLICATION CLIENT ON *.* TO ... (MariaDB 10.5+: also BINLOG MONITOR)", e);
         }

@@ -1,6 +1,5 @@
 package io.vstream.connect.source;
 
-import com.github.shyiko.mysql.binlog.event.DeleteRowsEventData;
 import com.github.shyiko.mysql.binlog.event.Event;
 import com.github.shyiko.mysql.binlog.event.EventHeader;
 import com.github.shyiko.mysql.binlog.event.EventType;
@@ -8,14 +7,11 @@ import com.github.shyiko.mysql.binlog.event.GtidEventData;
 import com.github.shyiko.mysql.binlog.event.MariadbGtidEventData;
 import com.github.shyiko.mysql.binlog.event.QueryEventData;
 import com.github.shyiko.mysql.binlog.event.TableMapEventData;
-import com.github.shyiko.mysql.binlog.event.UpdateRowsEventData;
-import com.github.shyiko.mysql.binlog.event.WriteRowsEventData;
 import io.vstream.connect.core.event.RowEnvelope;
 import io.vstream.connect.core.position.GtidPosition;
 import io.vstream.connect.core.position.ShardGtid;
 import io.vstream.connect.core.protocol.JournalSchema;
 import io.vstream.connect.core.reshard.Journal;
-import java.io.Serializable;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -114,10 +110,8 @@ final class BinlogEventSequence {
     private long txnEvents;
 
     // what the output has been told
-    private long lastEmitNanos;
+    private final HeartbeatSchedule heartbeats;
     private boolean openSinceBoundary;
-    // skipped transactions (of tables not streamed) moved the committed position past the last record emitted
-    private boolean positionUntold;
 
     BinlogEventSequence(String shard, StreamSettings settings, RecordFactory records, StreamMetrics metrics,
                         Definitions definitions, Output output, Clock clock, ShardGtid start) {
@@ -129,7 +123,7 @@ final class BinlogEventSequence {
         this.output = output;
         this.clock = clock;
         this.committed = start;
-        this.lastEmitNanos = clock.nanoTime();
+        this.heartbeats = new HeartbeatSchedule(settings.heartbeatInterval(), clock.nanoTime());
     }
 
     /** The position after the last complete transaction (or copy chunk); null before the start is resolved. */
@@ -186,7 +180,7 @@ final class BinlogEventSequence {
                     + " (and in the config file); the changes after " + committed.gtidText() + " must be re-read");
             default -> {
                 if (EventType.isRowMutation(type)) {
-                    onRows(event, type, ts, header.getServerId());
+                    onRows(RowsEvent.of(event), ts, header.getServerId());
                 } else if (!txnOpen) {
                     // meta events (the server's heartbeat, rotate, ...): their time is not the stream's
                     maybeHeartbeat(0, type == EventType.HEARTBEAT);
@@ -261,63 +255,33 @@ final class BinlogEventSequence {
                 definitions.columnDefaults(tm.getDatabase(), tm.getTable())));
     }
 
-    private void onRows(Event event, EventType type, long ts, long eventServerId) {
-        long tableId;
-        List<?> rows;
-        if (EventType.isWrite(type)) {
-            WriteRowsEventData d = event.getData();
-            tableId = d.getTableId();
-            rows = d.getRows();
-        } else if (EventType.isUpdate(type)) {
-            UpdateRowsEventData d = event.getData();
-            tableId = d.getTableId();
-            rows = d.getRows();
-        } else {
-            DeleteRowsEventData d = event.getData();
-            tableId = d.getTableId();
-            rows = d.getRows();
-        }
-        if (tableId == journalTableId) {
-            if (EventType.isWrite(type)) {
-                onJournalRows(rows);
+    private void onRows(RowsEvent event, long ts, long eventServerId) {
+        if (event.tableId() == journalTableId) {
+            if (event.isWrite()) {
+                onJournalRows(event.rows());
             }
             return;
         }
-        TableDecoder decoder = decoders.get(tableId);
+        TableDecoder decoder = decoders.get(event.tableId());
         if (decoder == null) {
             return; // a table we do not stream
         }
         boolean copying = committed.isCopying();
         int index = 0;
-        for (Object row : rows) {
-            Serializable[] before = null;
-            Serializable[] after = null;
-            RowEnvelope.Op op;
-            if (EventType.isWrite(type)) {
-                after = (Serializable[]) row;
-                op = RowEnvelope.Op.CREATE;
-            } else if (EventType.isUpdate(type)) {
-                @SuppressWarnings("unchecked")
-                Map.Entry<Serializable[], Serializable[]> e = (Map.Entry<Serializable[], Serializable[]>) row;
-                before = e.getKey();
-                after = e.getValue();
-                op = RowEnvelope.Op.UPDATE;
-            } else {
-                before = (Serializable[]) row;
-                op = RowEnvelope.Op.DELETE;
-            }
-            Struct beforeRow = decoder.row(before);
-            Struct afterRow = decoder.row(after);
-            List<InvalidCell> invalid = decoder.invalidCells(after);
+        for (Object row : event.rows()) {
+            RowsEvent.Images images = event.images(row);
+            Struct beforeRow = decoder.row(images.before());
+            Struct afterRow = decoder.row(images.after());
+            List<InvalidCell> invalid = decoder.invalidCells(images.after());
             int rowIndex = index++;
-            if (op == RowEnvelope.Op.UPDATE && !decoder.sameKey(beforeRow, afterRow)) {
+            if (images.op() == RowEnvelope.Op.UPDATE && !decoder.sameKey(beforeRow, afterRow)) {
                 // a key change is a delete of the old key and a create of the new one, as Debezium emits it, so
                 // that keyed consumers (compacted per-table topics) drop the old key
                 emitRow(decoder, beforeRow, null, RowEnvelope.Op.DELETE, copying, ts, eventServerId, rowIndex, null);
                 emitRow(decoder, null, afterRow, RowEnvelope.Op.CREATE, copying, ts, eventServerId, rowIndex,
                         invalid);
             } else {
-                emitRow(decoder, beforeRow, afterRow, op, copying, ts, eventServerId, rowIndex, invalid);
+                emitRow(decoder, beforeRow, afterRow, images.op(), copying, ts, eventServerId, rowIndex, invalid);
             }
         }
     }
@@ -380,7 +344,7 @@ final class BinlogEventSequence {
             emit(QueuedRecord.boundary(records.commit(txnGtid, committed, txnEvents, ts)));
             metrics.transaction(ts);
         } else {
-            positionUntold = true;
+            heartbeats.positionMovedSilently();
             maybeHeartbeat(ts, false);
         }
         endTransaction();
@@ -436,23 +400,19 @@ final class BinlogEventSequence {
     }
 
     /**
-     * A HEARTBEAT with the committed position when nothing was emitted for a heartbeat interval: the applier's
-     * state then shows it has everything the source read up to now, also while the copy waits on a throttle (the
-     * coordinator's applier lag is the age of the last record applied, so without it a throttle never lifts). Its
-     * time is that of the binlog event read last ({@code ts}), so a source reading an old backlog looks behind; 0
-     * (the server's own heartbeat events, or no event) means now.
-     * <p>
-     * And at once when the server says its binlog is idle ({@code idle}: its heartbeat event, sent after
-     * {@link ShardStreamer#serverHeartbeat} without events) while transactions the stream skipped have moved the
-     * position past what the applier was told. A cut-over's barrier waits for exactly that: the position read under
-     * its locks usually ends with transactions of other tables (the coordinator's own), and the application's writes
-     * are blocked until the applier holds it. At most one such record per idle spell.
+     * A HEARTBEAT with the committed position when {@link HeartbeatSchedule} says one is due ({@code idle}: the server
+     * just sent its heartbeat event, after {@link ShardStreamer#serverHeartbeat} without events). The applier's state
+     * then shows it has everything the source read up to now, also while the copy waits on a throttle (the
+     * coordinator's applier lag is the age of the last record applied, so without it a throttle never lifts), and a
+     * cut-over's barrier, which waits for a position that usually ends with transactions of tables not streamed (the
+     * coordinator's own), gets it while the application's writes are blocked. Its time is that of the binlog event
+     * read last ({@code ts}), so a source reading an old backlog looks behind; 0 (no event) means now.
      */
     void maybeHeartbeat(long ts, boolean idle) {
         if (committed == null) {
             return;
         }
-        if (idle && positionUntold || clock.nanoTime() - lastEmitNanos >= settings.heartbeatInterval().toNanos()) {
+        if (heartbeats.due(idle, clock.nanoTime())) {
             emit(QueuedRecord.boundary(records.position(io.vstream.connect.core.event.EventType.HEARTBEAT,
                     committed, ts > 0 ? ts : clock.currentTimeMillis())));
         }
@@ -461,10 +421,7 @@ final class BinlogEventSequence {
     /** Hands a record to the output and notes what the output now knows. */
     void emit(QueuedRecord r) {
         if (output.put(r)) {
-            lastEmitNanos = clock.nanoTime();
-            if (r.boundary() && !r.abort()) {
-                positionUntold = false;
-            }
+            heartbeats.emitted(r, clock.nanoTime());
             openSinceBoundary = !r.boundary();
         }
     }

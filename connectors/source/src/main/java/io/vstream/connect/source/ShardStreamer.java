@@ -383,15 +383,4 @@ final class ShardStreamer implements Runnable {
             Thread.currentThread().interrupt();
         }
     }
-
-    /** A failure that retrying cannot fix; its message is the operator's. */
-    static final class FatalStreamException extends Exception {
-        FatalStreamException(String message) {
-            super(message);
-        }
-
-        FatalStreamException(String message, Throwable cause) {
-            super(message, cause);
-        }
-    }
 }

@@ -46,7 +46,7 @@ final class StreamStart {
                 LOG.info("Shard {}: starting from the current position {}{}", shard.name(), position.gtidText(),
                         tables.isEmpty() ? "" : ", copying " + tables.size() + " table(s) first");
             } else if (committed.gtid().flavor() != flavor) {
-                throw new ShardStreamer.FatalStreamException("Shard " + shard.name() + " runs " + info.version()
+                throw new FatalStreamException("Shard " + shard.name() + " runs " + info.version()
                         + " but its stored position " + committed.gtidText() + " is of another flavor; the topology"
                         + " points at the wrong server, or the offsets belong to another keyspace");
             }
@@ -54,13 +54,13 @@ final class StreamStart {
         } catch (SQLException e) {
             if (e.getErrorCode() == ServerErrors.ACCESS_DENIED || e instanceof TlsHandshakeException) {
                 // no retry gets another password or certificate
-                throw new ShardStreamer.FatalStreamException(e.getMessage(), e);
+                throw new FatalStreamException(e.getMessage(), e);
             }
             throw e;
         } catch (TableInspector.UncopyableTableException e) {
             throw e;
         } catch (ConnectException e) {
-            throw new ShardStreamer.FatalStreamException(e.getMessage(), e);
+            throw new FatalStreamException(e.getMessage(), e);
         }
     }
 }
