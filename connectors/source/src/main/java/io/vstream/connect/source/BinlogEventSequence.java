@@ -33,8 +33,8 @@ import org.slf4j.LoggerFactory;
  * <li>A statement logged as a statement (DDL) is its own transaction: it moves the position, forgets the table maps,
  * and emits a DDL record when it concerns the keyspace's database.</li>
  * <li>Restarts: the stream always resumes from the position after the last complete transaction; a transaction cut
- * short by a lost connection is closed with an abort marker ({@link #abortOpenTransaction}), so what it delivered is
- * dropped and the whole transaction is delivered again after the restart, nothing lost and nothing twice.</li>
+ * short by a lost connection is closed with an abort marker ({@link #abortOpenTransaction}): the task aborts what it
+ * delivered, and the restart delivers the whole transaction again from its GTID event, so nothing is lost.</li>
  * <li>Stop points: a catch-up target (the copy phase's snapshot position, {@link Step#TARGET_REACHED}), and a reshard
  * journal written into this shard that retires it: the stream ends after the journal's transaction with a JOURNAL
  * record ({@link Step#ENDED}).</li>
