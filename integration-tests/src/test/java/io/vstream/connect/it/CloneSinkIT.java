@@ -165,6 +165,13 @@ class CloneSinkIT {
             var name = names.iterator().next();
             assertThat((Long) mbeans.getAttribute(name, "RowsApplied")).isPositive();
             assertThat((String) mbeans.getAttribute(name, "AppliedPosition")).startsWith("MariaDB/");
+            // and the source's (its last position was never set before: it always read "")
+            var sources = mbeans.queryNames(new javax.management.ObjectName("io.vstream.connect:type=source,connector="
+                    + javax.management.ObjectName.quote(sourceName) + ",*"), null);
+            assertThat(sources).hasSize(1);
+            var shardStream = sources.iterator().next();
+            assertThat((Long) mbeans.getAttribute(shardStream, "CopyRows")).isPositive();
+            assertThat((String) mbeans.getAttribute(shardStream, "LastPosition")).startsWith("MariaDB/");
         } finally {
             connect.delete(sinkName);
             connect.delete(sourceName);

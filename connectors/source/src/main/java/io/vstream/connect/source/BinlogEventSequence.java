@@ -94,7 +94,7 @@ final class BinlogEventSequence {
     private final Output output;
     private final Clock clock;
 
-    private ShardGtid committed; // position after the last complete transaction seen
+    private volatile ShardGtid committed; // position after the last complete transaction seen (JMX reads it)
     private Charsets charsets;
     private final Map<Long, TableDecoder> decoders = new HashMap<>();
     private final Map<String, String> fieldsSent = new HashMap<>();

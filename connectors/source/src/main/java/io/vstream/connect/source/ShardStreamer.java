@@ -75,6 +75,10 @@ final class ShardStreamer implements Runnable {
         this.definitions = new TableDefinitions(shard, this::connect, () -> flavor);
         this.sequence = new BinlogEventSequence(shard.name(), settings, records, metrics, definitions, this::enqueue,
                 BinlogEventSequence.Clock.SYSTEM, start);
+        metrics.positionSupplier(() -> {
+            ShardGtid at = sequence.position();
+            return at == null ? "" : at.gtidText();
+        });
     }
 
     ShardAddress shard() {
