@@ -1,10 +1,7 @@
 package io.vstream.connect.sink;
 
 import io.vstream.connect.core.event.RowValues;
-import io.vstream.connect.core.sql.KeyPredicates;
-import io.vstream.connect.core.sql.SqlIdentifiers;
 import io.vstream.connect.core.sql.SqlTag;
-import io.vstream.connect.core.sql.ValueBinder;
 import io.vstream.connect.core.sql.WriterSession;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -13,12 +10,9 @@ import java.sql.SQLException;
 import java.sql.SQLWarning;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
-import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.Struct;
 
@@ -28,7 +22,9 @@ import org.apache.kafka.connect.data.Struct;
  * the chunk). A replayed change therefore never corrupts data. Consecutive inserts or upserts of one table with the same
  * columns become one multi-row statement (up to {@code batchMax} rows and about {@value #STATEMENT_BYTES} bytes of
  * values: the server applies its rows in order, as it would the single statements); consecutive deletes go in one JDBC
- * batch. Statements are tagged {@code /* vstream-connect:sink * /} for the processlist.
+ * batch. Statements are tagged {@code /* vstream-connect:sink * /} for the processlist. This class sends and batches;
+ * the statements' text comes from {@link RowStatements}, the binding of a row's values from {@link RowBinder}. Touches
+ * the target through the applier's connection.
  */
 final class RowWriter {
     /** A multi-row statement closes once its values pass about this many bytes (max_allowed_packet is larger). */
@@ -44,20 +40,19 @@ final class RowWriter {
     private long statementsSent; // round trips that wrote rows (a multi-row INSERT, a JDBC batch)
     private long rowsSent; // the rows those carried
     // rows of the pending multi-row INSERT (pendingSql is its single-row form), bound when it is sent
-    private Insert pendingInsert;
+    private RowStatements.Insert pendingInsert;
     // the statements of the last row written by insert and by upsert, reused while rows come with the same schema
-    private Insert lastInsert;
-    private org.apache.kafka.connect.data.Schema lastInsertSchema;
-    private Insert lastUpsert;
-    private org.apache.kafka.connect.data.Schema lastUpsertSchema;
+    private RowStatements.Insert lastInsert;
+    private Schema lastInsertSchema;
+    private RowStatements.Insert lastUpsert;
+    private Schema lastUpsertSchema;
     private final List<Struct> insertRows = new ArrayList<>();
     // the statement of the last full-size multi-row INSERT, kept for the next of that size (closed with the connection)
     private PreparedStatement fullStatement;
-    private Insert fullInsert;
+    private RowStatements.Insert fullInsert;
     private int fullRows;
     private long insertBytes;
-    /** Per row image about to be written: its cells the image's values do not carry exactly. */
-    private final Map<Struct, InvalidCells> invalidCells = new IdentityHashMap<>();
+    private final RowBinder binder = new RowBinder();
     private Boolean mariaDb; // the target's flavor, read once
     /** The server's warning that a value was not the column's own (an ENUM's index 0 among them). */
     private static final int WARN_DATA_TRUNCATED = 1265;
@@ -79,24 +74,7 @@ final class RowWriter {
             write(lastUpsert, row); // the statement of the row before: rows of a table share their schema
             return;
         }
-        List<String> cols = new ArrayList<>();
-        List<String> values = new ArrayList<>();
-        List<String> updates = new ArrayList<>();
-        for (Field f : row.schema().fields()) {
-            String target = t.writtenColumn(f.name());
-            if (target == null) {
-                continue;
-            }
-            String q = SqlIdentifiers.quote(target);
-            cols.add(q);
-            values.add(RowValues.isGeometry(f.schema()) ? "ST_GeomFromWKB(?, ?)" : "?");
-            if (!t.keyColumns().contains(target)) {
-                updates.add(q + " = VALUES(" + q + ")");
-            }
-        }
-        lastUpsert = new Insert("INSERT " + (updates.isEmpty() ? "IGNORE " : "") + "INTO " + t.qualified() + " ("
-                + String.join(", ", cols) + ") VALUES ", "(" + String.join(", ", values) + ")",
-                updates.isEmpty() ? "" : " ON DUPLICATE KEY UPDATE " + String.join(", ", updates), values.size(), t);
+        lastUpsert = RowStatements.upsert(t, row);
         lastUpsertSchema = row.schema();
         write(lastUpsert, row);
     }
@@ -106,47 +84,17 @@ final class RowWriter {
             write(lastInsert, row); // the statement of the row before: rows of a table share their schema
             return;
         }
-        List<String> cols = new ArrayList<>();
-        List<String> values = new ArrayList<>();
-        for (Field f : row.schema().fields()) {
-            String target = t.writtenColumn(f.name());
-            if (target == null) {
-                continue;
-            }
-            cols.add(SqlIdentifiers.quote(target));
-            values.add(RowValues.isGeometry(f.schema()) ? "ST_GeomFromWKB(?, ?)" : "?");
-        }
-        lastInsert = new Insert("INSERT INTO " + t.qualified() + " (" + String.join(", ", cols) + ") VALUES ",
-                "(" + String.join(", ", values) + ")", "", values.size(), t);
+        lastInsert = RowStatements.insert(t, row);
         lastInsertSchema = row.schema();
         write(lastInsert, row);
-    }
-
-    /**
-     * An INSERT of one table's rows: {@code head}, one {@code tuple} of placeholders per row, {@code tail}; its
-     * single-row form names it (two rows with the same single-row form go in one statement).
-     */
-    private record Insert(String head, String tuple, String tail, int placeholders, TargetTable table) {
-        String sql(int rows) {
-            StringBuilder b = new StringBuilder(head.length() + rows * (tuple.length() + 2) + tail.length())
-                    .append(head);
-            for (int i = 0; i < rows; i++) {
-                b.append(i == 0 ? "" : ", ").append(tuple);
-            }
-            return b.append(tail).toString();
-        }
-
-        String singleRow() {
-            return head + tuple + tail;
-        }
     }
 
     /**
      * Adds the row to the pending multi-row statement (sent when another statement comes, at a size bound, or at
      * {@link #flush()}), or runs it alone without the strict modes when the row needs that.
      */
-    private void write(Insert insert, Struct row) throws SQLException {
-        InvalidCells cells = invalidCells.isEmpty() ? null : invalidCells.get(row);
+    private void write(RowStatements.Insert insert, Struct row) throws SQLException {
+        InvalidCells cells = binder.invalidCellsOf(row);
         if (cells != null && cells.needsRelaxedMode()) {
             writeRelaxed(insert.singleRow(), insert.table(), row, cells);
             return;
@@ -175,7 +123,7 @@ final class RowWriter {
         if (insertRows.isEmpty()) {
             return;
         }
-        Insert insert = pendingInsert;
+        RowStatements.Insert insert = pendingInsert;
         int rows = insertRows.size();
         boolean reuse = fullInsert == insert && fullRows == rows && fullStatement != null;
         PreparedStatement ps = reuse ? fullStatement
@@ -190,7 +138,7 @@ final class RowWriter {
             }
             int next = 1;
             for (Struct row : insertRows) {
-                next = bindRow(ps, next, insert.table(), row);
+                next = binder.bindRow(ps, next, insert.table(), row);
             }
             ps.executeUpdate();
             statementsSent++;
@@ -212,7 +160,7 @@ final class RowWriter {
     }
 
     /** The most rows one INSERT of {@code insert} carries. */
-    private int rowsMax(Insert insert) {
+    private int rowsMax(RowStatements.Insert insert) {
         return Math.max(1, Math.min(batchMax, MAX_PLACEHOLDERS / Math.max(1, insert.placeholders())));
     }
 
@@ -245,7 +193,7 @@ final class RowWriter {
         }
         try (PreparedStatement ps = conn.prepareStatement(SqlTag.tag("sink",
                 WriterSession.withoutStrictMode(sql, mariaDb())))) {
-            bindRow(ps, 1, t, row);
+            binder.bindRow(ps, 1, t, row);
             ps.executeUpdate();
             for (SQLWarning w = ps.getWarnings(); w != null; w = w.getNextWarning()) {
                 String message = String.valueOf(w.getMessage());
@@ -272,17 +220,8 @@ final class RowWriter {
     }
 
     void delete(TargetTable t, Struct image) throws SQLException {
-        List<String> terms = new ArrayList<>();
-        for (String k : t.keyColumns()) {
-            terms.add(SqlIdentifiers.quote(k) + " = ?");
-        }
-        PreparedStatement ps = statement("DELETE FROM " + t.qualified() + " WHERE " + String.join(" AND ", terms));
-        int i = 1;
-        for (String k : t.keyColumns()) {
-            String source = t.sourceName(k);
-            Schema s = image.schema().field(source).schema();
-            ValueBinder.bind(ps, i++, RowValues.toSql(s, image.get(source)));
-        }
+        PreparedStatement ps = statement(RowStatements.deleteByKey(t));
+        RowBinder.bindKey(ps, t, image);
         add(ps);
     }
 
@@ -294,10 +233,9 @@ final class RowWriter {
     int replaceRange(TargetTable t, List<String> sourceKey, List<Object> from, List<Object> to, List<Struct> rows)
             throws SQLException {
         flush();
-        Range range = range(t, sourceKey, from, to);
+        RowStatements.Range range = RowStatements.range(t, sourceKey, from, to);
         int replaced;
-        try (PreparedStatement ps = conn.prepareStatement(SqlTag.tag("sink", "DELETE FROM " + t.qualified()
-                + range.where()))) {
+        try (PreparedStatement ps = conn.prepareStatement(SqlTag.tag("sink", RowStatements.deleteRange(t, range)))) {
             range.bind(ps);
             replaced = ps.executeUpdate();
         }
@@ -316,12 +254,11 @@ final class RowWriter {
     int replaceOwnedRange(TargetTable t, List<String> sourceKey, List<Object> from, List<Object> to,
                            List<Struct> rows, String column, Predicate<Object> owned) throws SQLException {
         flush();
-        Range range = range(t, sourceKey, from, to);
+        RowStatements.Range range = RowStatements.range(t, sourceKey, from, to);
         List<String> keys = t.keyColumns();
         List<List<Object>> doomed = new ArrayList<>();
-        try (PreparedStatement ps = conn.prepareStatement(SqlTag.tag("sink", "SELECT "
-                + SqlIdentifiers.quoteList(keys) + ", " + SqlIdentifiers.quote(t.targetName(column)) + " FROM "
-                + t.qualified() + range.where() + " FOR UPDATE"))) {
+        try (PreparedStatement ps = conn.prepareStatement(SqlTag.tag("sink",
+                RowStatements.selectOwners(t, range, column)))) {
             range.bind(ps);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -336,12 +273,7 @@ final class RowWriter {
             }
         }
         if (!doomed.isEmpty()) {
-            List<String> terms = new ArrayList<>();
-            for (String k : keys) {
-                terms.add(SqlIdentifiers.quote(k) + " = ?");
-            }
-            try (PreparedStatement ps = conn.prepareStatement(SqlTag.tag("sink", "DELETE FROM " + t.qualified()
-                    + " WHERE " + String.join(" AND ", terms)))) {
+            try (PreparedStatement ps = conn.prepareStatement(SqlTag.tag("sink", RowStatements.deleteByKey(t)))) {
                 for (List<Object> key : doomed) {
                     for (int i = 0; i < key.size(); i++) {
                         ps.setObject(i + 1, key.get(i)); // as the driver read it
@@ -358,77 +290,18 @@ final class RowWriter {
         return doomed.size();
     }
 
-    /** The WHERE clause of a key range and its arguments. */
-    private record Range(String where, List<Object> args) {
-        void bind(PreparedStatement ps) throws SQLException {
-            for (int i = 0; i < args.size(); i++) {
-                ValueBinder.bind(ps, i + 1, args.get(i));
-            }
-        }
-    }
-
-    private static Range range(TargetTable t, List<String> sourceKey, List<Object> from, List<Object> to) {
-        List<String> key = new ArrayList<>();
-        for (String k : sourceKey) {
-            key.add(t.targetName(k));
-        }
-        List<String> terms = new ArrayList<>();
-        List<Object> args = new ArrayList<>();
-        if (from != null) {
-            terms.add(KeyPredicates.after(key));
-            args.addAll(KeyPredicates.afterArgs(from));
-        }
-        if (to != null) {
-            terms.add(KeyPredicates.atOrBefore(key));
-            args.addAll(KeyPredicates.atOrBeforeArgs(to));
-        }
-        return new Range(terms.isEmpty() ? "" : " WHERE " + String.join(" AND ", terms), args);
-    }
-
     /**
      * Says that {@code row}, written next by {@link #upsert}, {@link #insert} or a range replacement, holds cells its
      * values do not carry exactly (dates no calendar has, an ENUM's index 0); they are written as the source holds
      * them.
      */
     void invalidCells(Struct row, InvalidCells cells) {
-        if (cells != null) {
-            invalidCells.put(row, cells);
-        }
+        binder.invalidCells(row, cells);
     }
 
     /** Forgets what {@link #invalidCells} was told about rows that were not written after all. */
     void forgetInvalidCells() {
-        invalidCells.clear();
-    }
-
-    /** Binds the row's values from placeholder {@code first} on; returns the next placeholder's index. */
-    private int bindRow(PreparedStatement ps, int first, TargetTable t, Struct row) throws SQLException {
-        InvalidCells cells = invalidCells.isEmpty() ? null : invalidCells.remove(row);
-        Map<String, String> texts = cells == null ? null : cells.temporals();
-        int i = first;
-        for (Field f : row.schema().fields()) {
-            String target = t.writtenColumn(f.name());
-            if (target == null) {
-                continue;
-            }
-            Object v = row.get(f);
-            if (RowValues.isGeometry(f.schema())) {
-                Object[] g = RowValues.geometry(v);
-                ValueBinder.bind(ps, i++, g[0]);
-                ValueBinder.bind(ps, i++, v == null ? null : g[1]);
-                continue;
-            }
-            Object sql = RowValues.toSql(f.schema(), v);
-            if (cells != null && cells.enumIndexZero().contains(f.name())) {
-                sql = 0; // the invalid-value entry, by its index (the statement runs without the strict modes)
-            } else if (sql == null && texts != null && texts.containsKey(f.name())) {
-                sql = texts.get(f.name()); // the server's own text of a date no calendar has
-            } else if (sql == null && t.notNullColumns().contains(target)) {
-                sql = RowValues.zeroDate(f.schema());
-            }
-            ValueBinder.bind(ps, i++, sql);
-        }
-        return i;
+        binder.forgetInvalidCells();
     }
 
     private PreparedStatement statement(String sql) throws SQLException {
