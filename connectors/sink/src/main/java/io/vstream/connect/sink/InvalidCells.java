@@ -23,7 +23,7 @@ record InvalidCells(Map<String, String> temporals, Set<String> enumIndexZero) {
         for (Header h : r.headers()) {
             String key = h.key();
             if (EventHeaders.INVALID_TEMPORAL.equals(key)) {
-                String text = PartitionApplier.text(h);
+                String text = RecordHeaders.text(h);
                 int eq = text == null ? -1 : text.lastIndexOf('=');
                 if (eq > 0) {
                     if (temporals == null) {
@@ -32,7 +32,7 @@ record InvalidCells(Map<String, String> temporals, Set<String> enumIndexZero) {
                     temporals.put(text.substring(0, eq), text.substring(eq + 1));
                 }
             } else if (EventHeaders.INVALID_ENUM.equals(key)) {
-                String column = PartitionApplier.text(h);
+                String column = RecordHeaders.text(h);
                 if (column != null && !column.isEmpty()) {
                     if (enums == null) {
                         enums = new HashSet<>();

@@ -51,7 +51,7 @@ final class ReshardApplier implements Applier {
             lane.controlLane(shard); // an on-demand diff holds this source shard's lane into the new shard alone
             if (!source.includes(t.range())) {
                 // the new shard also holds rows of other old shards: a copy chunk must leave theirs alone
-                lane.ownRowsOnly(new PartitionApplier.RowOwnership() {
+                lane.ownRowsOnly(new ChangeWriter.RowOwnership() {
                     @Override
                     public String column(String sourceTable) {
                         return router.column(sourceTable);
@@ -122,7 +122,7 @@ final class ReshardApplier implements Applier {
         }
         // typed by the least advanced new shard: it applies every record from here, so its schemas are those in force
         record = least().typed(record);
-        if (EventType.fromHeader(PartitionApplier.header(record, EventHeaders.EVENT)) == EventType.ROWS
+        if (EventType.fromHeader(RecordHeaders.header(record, EventHeaders.EVENT)) == EventType.ROWS
                 && record.value() instanceof Struct rows) {
             return applyRows(record, rows, poison);
         }
@@ -187,11 +187,11 @@ final class ReshardApplier implements Applier {
     PartitionApplier.RowScope[] scopes(SinkRecord record) {
         PartitionApplier.RowScope[] scopes = new PartitionApplier.RowScope[lanes.size()];
         java.util.Arrays.fill(scopes, PartitionApplier.RowScope.ALL);
-        if (EventType.fromHeader(PartitionApplier.header(record, EventHeaders.EVENT)) != EventType.ROW
+        if (EventType.fromHeader(RecordHeaders.header(record, EventHeaders.EVENT)) != EventType.ROW
                 || !(record.value() instanceof Struct envelope)) {
             return scopes; // the lanes report a malformed record
         }
-        String table = PartitionApplier.header(record, EventHeaders.TABLE);
+        String table = RecordHeaders.header(record, EventHeaders.TABLE);
         Struct before = envelope.getStruct("before");
         Struct after = envelope.getStruct("after");
         int from = before == null ? -1 : lane(table, before, record);

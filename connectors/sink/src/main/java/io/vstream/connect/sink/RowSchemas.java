@@ -135,7 +135,7 @@ final class RowSchemas {
         Schema schema;
         String table = null;
         if (type == EventType.ROW || type == EventType.ROWS) {
-            table = PartitionApplier.header(record, EventHeaders.TABLE);
+            table = RecordHeaders.header(record, EventHeaders.TABLE);
             schema = rowSchema(type, table, record.kafkaOffset());
             if (schema == null) {
                 throw new ConnectException("Row of table " + table + " at " + at + " has no schema and no FIELD record"

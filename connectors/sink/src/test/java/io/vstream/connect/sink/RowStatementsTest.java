@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 class RowStatementsTest {
     private static final Schema ROW = SchemaBuilder.struct().field("id", Schema.INT64_SCHEMA)
             .field("name", Schema.OPTIONAL_STRING_SCHEMA).field("total", Schema.OPTIONAL_INT64_SCHEMA).build();
-    private static final TargetTable ORDERS = new TargetTable("shop", "orders", List.of("id"), Set.of(), Set.of("total"),
-            OriginalNames.NONE);
+    private static final TargetTable ORDERS = new TargetTable("shop", "orders", List.of("id"), Set.of(),
+            Set.of("total"), OriginalNames.NONE);
 
     private static Struct row() {
         return new Struct(ROW).put("id", 1L).put("name", "a").put("total", 3L);

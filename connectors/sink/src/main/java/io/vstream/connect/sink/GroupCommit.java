@@ -1,0 +1,64 @@
+package io.vstream.connect.sink;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+
+/**
+ * One applier's group commit: the state row ({@link StateStore}) of the last event applied since the target's last
+ * commit, staged as each event is applied and written once, with all of them, when the batch ends ({@link #commit})
+ * or an acknowledgement commits them ({@link #write}, then {@link #committed}): one state write and one commit per
+ * batch instead of per source transaction. A failure drops what is staged ({@link #drop}). Touches the target's
+ * {@code applied} table through the applier's connection.
+ */
+final class GroupCommit {
+    private final StateStore store;
+    private StateStore.Applied staged; // null: nothing applied since the last commit
+
+    GroupCommit(StateStore store) {
+        this.store = store;
+    }
+
+    /** What the target holds (null: nothing yet). */
+    StateStore.Applied load(Connection conn) throws SQLException {
+        return store.load(conn);
+    }
+
+    /** The state row of the event just applied, to be written with the next commit. */
+    void stage(StateStore.Applied row) {
+        staged = row;
+    }
+
+    /** Whether events were applied since the last commit. */
+    boolean pending() {
+        return staged != null;
+    }
+
+    /** Writes the staged row in {@code conn}'s open transaction, for the caller to commit ({@link #committed}). */
+    void write(Connection conn) throws SQLException {
+        if (staged != null) {
+            store.save(conn, staged);
+        }
+    }
+
+    /** The caller committed what {@link #write} wrote: returns that row (null: nothing was staged). */
+    StateStore.Applied committed() {
+        StateStore.Applied done = staged;
+        staged = null;
+        return done;
+    }
+
+    /** Writes the staged row and commits; returns the row committed, or null when nothing was staged. */
+    StateStore.Applied commit(Connection conn) throws SQLException {
+        if (staged == null) {
+            return null;
+        }
+        store.save(conn, staged); // one state write per group commit
+        conn.commit();
+        return committed();
+    }
+
+    /** Drops what is staged (the transactions it accounts for are rolled back). */
+    void drop() {
+        staged = null;
+    }
+}
