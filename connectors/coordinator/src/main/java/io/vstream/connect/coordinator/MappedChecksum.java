@@ -412,16 +412,8 @@ final class MappedChecksum {
     }
 
     private static String where(List<String> key, List<Object> from, List<Object> to, List<Object> args) {
-        List<String> terms = new ArrayList<>();
-        if (from != null) {
-            terms.add(KeyPredicates.after(key));
-            args.addAll(KeyPredicates.afterArgs(from));
-        }
-        if (to != null) {
-            terms.add(KeyPredicates.atOrBefore(key));
-            args.addAll(KeyPredicates.atOrBeforeArgs(to));
-        }
-        return terms.isEmpty() ? "" : " WHERE " + String.join(" AND ", terms);
+        args.addAll(KeyPredicates.rangeArgs(from, to));
+        return KeyPredicates.range(key, from != null, to != null);
     }
 
     private String range(List<Object> from, List<Object> to) {

@@ -120,16 +120,6 @@ final class RowStatements {
         for (String k : sourceKey) {
             key.add(t.targetName(k));
         }
-        List<String> terms = new ArrayList<>();
-        List<Object> args = new ArrayList<>();
-        if (from != null) {
-            terms.add(KeyPredicates.after(key));
-            args.addAll(KeyPredicates.afterArgs(from));
-        }
-        if (to != null) {
-            terms.add(KeyPredicates.atOrBefore(key));
-            args.addAll(KeyPredicates.atOrBeforeArgs(to));
-        }
-        return new Range(terms.isEmpty() ? "" : " WHERE " + String.join(" AND ", terms), args);
+        return new Range(KeyPredicates.range(key, from != null, to != null), KeyPredicates.rangeArgs(from, to));
     }
 }

@@ -60,4 +60,32 @@ public final class KeyPredicates {
         args.addAll(values);
         return args;
     }
+
+    /**
+     * {@code " WHERE <after> AND <at or before>"}: the rows of the key range {@code (from, to]}, each side present
+     * only when its bound is ({@code false}: open on that side); {@code ""} for the whole table. The values are bound
+     * in the order {@link #rangeArgs} gives them.
+     */
+    public static String range(List<String> key, boolean from, boolean to) {
+        List<String> terms = new ArrayList<>();
+        if (from) {
+            terms.add(after(key));
+        }
+        if (to) {
+            terms.add(atOrBefore(key));
+        }
+        return terms.isEmpty() ? "" : " WHERE " + String.join(" AND ", terms);
+    }
+
+    /** The values of {@link #range} for the bounds {@code from} and {@code to} (null: open on that side). */
+    public static List<Object> rangeArgs(List<?> from, List<?> to) {
+        List<Object> args = new ArrayList<>();
+        if (from != null) {
+            args.addAll(afterArgs(from));
+        }
+        if (to != null) {
+            args.addAll(atOrBeforeArgs(to));
+        }
+        return args;
+    }
 }

@@ -111,26 +111,12 @@ final class GhostCopyStatements {
 
     /** The values to bind for a range {@code (from, to]}; null bounds are open ends. */
     static List<Object> rangeArgs(List<Object> from, List<Object> to) {
-        List<Object> args = new ArrayList<>();
-        if (from != null) {
-            args.addAll(KeyPredicates.afterArgs(from));
-        }
-        if (to != null) {
-            args.addAll(KeyPredicates.atOrBeforeArgs(to));
-        }
-        return args;
+        return KeyPredicates.rangeArgs(from, to);
     }
 
     /** The range predicate over the original's key (in the chunk, outside the subquery: it names the original). */
     private String where(boolean from, boolean to) {
-        List<String> terms = new ArrayList<>();
-        if (from) {
-            terms.add(KeyPredicates.after(originalKey));
-        }
-        if (to) {
-            terms.add(KeyPredicates.atOrBefore(originalKey));
-        }
-        return terms.isEmpty() ? "" : " WHERE " + String.join(" AND ", terms);
+        return KeyPredicates.range(originalKey, from, to);
     }
 
     private static String columns(List<String> key) {
