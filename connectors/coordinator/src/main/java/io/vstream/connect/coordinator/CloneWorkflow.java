@@ -44,8 +44,8 @@ final class CloneWorkflow implements Workflow {
     }
 
     @Override
-    public String type() {
-        return "clone";
+    public WorkflowType type() {
+        return WorkflowType.CLONE;
     }
 
     @Override

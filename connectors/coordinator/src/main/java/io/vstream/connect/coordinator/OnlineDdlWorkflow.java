@@ -78,8 +78,8 @@ final class OnlineDdlWorkflow implements Workflow {
     }
 
     @Override
-    public String type() {
-        return "online-ddl";
+    public WorkflowType type() {
+        return WorkflowType.ONLINE_DDL;
     }
 
     @Override

@@ -57,8 +57,8 @@ final class ReshardWorkflow implements Workflow {
     }
 
     @Override
-    public String type() {
-        return "reshard";
+    public WorkflowType type() {
+        return WorkflowType.RESHARD;
     }
 
     @Override

@@ -142,8 +142,8 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
         return getBoolean(FORCE);
     }
 
-    public String workflowType() {
-        return getString(WORKFLOW).toLowerCase(java.util.Locale.ROOT);
+    WorkflowType workflowType() {
+        return WorkflowType.of(getString(WORKFLOW));
     }
 
     public boolean cancelled() {

@@ -57,12 +57,12 @@ public class VStreamCoordinatorTask extends SourceTask {
         serverBackoff = new Backoff(Math.min(MAX_BACKOFF_MS, 2 * config.pollInterval().toMillis()), MAX_BACKOFF_MS);
         workflowName = config.workflowName(props.getOrDefault("name", "vstream-coordinator"));
         workflow = switch (config.workflowType()) {
-            case "online-ddl" -> new OnlineDdlWorkflow(config, workflowName);
-            case "reshard" -> new ReshardWorkflow(config, workflowName);
-            default -> new CloneWorkflow(config, workflowName);
+            case ONLINE_DDL -> new OnlineDdlWorkflow(config, workflowName);
+            case RESHARD -> new ReshardWorkflow(config, workflowName);
+            case CLONE -> new CloneWorkflow(config, workflowName);
         };
         String definition = WorkflowDefinition.of(config);
-        records = new StatusRecords(config.statusTopic(), workflowName, workflow.type(), definition);
+        records = new StatusRecords(config.statusTopic(), workflowName, workflow.type().label(), definition);
         if (!config.watchUrls().isEmpty() && !config.watchConnectors().isEmpty()) {
             watch = new ConnectorWatch(config.watchUrls(), config.watchConnectors(), config.watchAuthorization());
         } else {

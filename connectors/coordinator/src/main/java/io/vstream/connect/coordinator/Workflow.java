@@ -4,8 +4,8 @@ import java.sql.SQLException;
 
 /** A workflow's state machine, advanced one round at a time by the coordinator task. */
 interface Workflow {
-    /** The workflow type in status records, e.g. {@code clone}. */
-    String type();
+    /** The workflow type (its label in status records, e.g. {@code clone}). */
+    WorkflowType type();
 
     /** One round: looks at the servers and returns the next status (the same one when nothing changed). */
     WorkflowStatus step(WorkflowStatus status) throws SQLException, InterruptedException;
@@ -21,7 +21,7 @@ interface Workflow {
      * at a position; workflows without a diff refuse it.
      */
     default DiffPlan diffPlan(WorkflowStatus status) throws SQLException {
-        return DiffPlan.refusedBecause("a " + type() + " workflow has no on-demand diff (clone, online DDL and"
+        return DiffPlan.refusedBecause("a " + type().label() + " workflow has no on-demand diff (clone, online DDL and"
                 + " reshard workflows do)");
     }
 

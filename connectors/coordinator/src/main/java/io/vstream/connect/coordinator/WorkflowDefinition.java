@@ -22,18 +22,18 @@ final class WorkflowDefinition {
 
     static String of(VStreamCoordinatorConnectorConfig c) {
         List<String> parts = new ArrayList<>();
-        String type = c.workflowType();
-        parts.add("workflow=" + type);
+        WorkflowType type = c.workflowType();
+        parts.add("workflow=" + type.label());
         parts.add("applier.stream=" + Objects.toString(c.applierStream(), ""));
         switch (type) {
-            case "online-ddl" -> {
+            case ONLINE_DDL -> {
                 parts.add("ddl.database=" + c.getString(VStreamCoordinatorConnectorConfig.DDL_DATABASE));
                 parts.add("ddl.table=" + c.getString(VStreamCoordinatorConnectorConfig.DDL_TABLE));
                 parts.add("ddl.alter=" + Objects.toString(c.getString(VStreamCoordinatorConnectorConfig.DDL_ALTER), "").strip());
                 parts.add("ddl.migration=" + Objects.toString(c.getString(VStreamCoordinatorConnectorConfig.DDL_MIGRATION), ""));
                 parts.add("shards=" + shardNames(c.getList(VStreamCoordinatorConnectorConfig.SHARDS)));
             }
-            case "reshard" -> {
+            case RESHARD -> {
                 parts.add("reshard.keyspace=" + c.getString(VStreamCoordinatorConnectorConfig.RESHARD_KEYSPACE));
                 parts.add("reshard.database=" + Objects.toString(c.getString(VStreamCoordinatorConnectorConfig.RESHARD_DATABASE), ""));
                 parts.add("shards=" + shardNames(c.getList(VStreamCoordinatorConnectorConfig.SHARDS)));

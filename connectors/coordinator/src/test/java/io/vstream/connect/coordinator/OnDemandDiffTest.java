@@ -13,8 +13,8 @@ class OnDemandDiffTest {
     private static Workflow workflowPlanning(DiffPlan plan) {
         return new Workflow() {
             @Override
-            public String type() {
-                return "test";
+            public WorkflowType type() {
+                return WorkflowType.CLONE;
             }
 
             @Override
