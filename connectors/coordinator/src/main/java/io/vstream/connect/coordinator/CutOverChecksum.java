@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * workflow counts a failed attempt). The progress is kept in memory: a restarted coordinator compares from the start.
  * Touches every shard (reads both tables; writes the applier's control row).
  */
-final class CutOverChecksum {
+final class CutOverChecksum implements ChecksumSlices {
     private static final Logger LOG = LoggerFactory.getLogger(CutOverChecksum.class);
     static final int MAX_STALLS = 5;
     static final Duration MIN_REACH = Duration.ofSeconds(30);
@@ -34,6 +34,7 @@ final class CutOverChecksum {
     private final VStreamCoordinatorConnectorConfig config;
     private final String workflow;
     private final String migration;
+    private final Map<String, VStreamCoordinatorConnectorConfig.Endpoint> shards;
     private final ApplierChannel applier;
     private final Map<String, MappedChecksum> checksums = new HashMap<>();
     private int stalls;
@@ -43,17 +44,21 @@ final class CutOverChecksum {
         this.config = config;
         this.workflow = workflow;
         this.migration = migration;
+        this.shards = config.shards();
         this.applier = applier;
     }
 
     /** Whether the shard's tables have been compared (and are equal) to the end. */
-    boolean done(String shard) {
+    @Override
+    public boolean done(String shard) {
         MappedChecksum sum = checksums.get(shard);
         return sum != null && sum.done();
     }
 
     /** Runs one slice on {@code shard}. */
-    Slice slice(String shard, VStreamCoordinatorConnectorConfig.Endpoint e) throws SQLException, InterruptedException {
+    @Override
+    public Slice slice(String shard) throws SQLException, InterruptedException {
+        VStreamCoordinatorConnectorConfig.Endpoint e = shards.get(shard);
         Duration budget = config.cutOverLockTimeout();
         try (Connection c = Servers.open(e)) {
             MappedChecksum sum = checksums.get(shard);

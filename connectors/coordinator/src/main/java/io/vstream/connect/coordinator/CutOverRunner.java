@@ -27,8 +27,7 @@ final class CutOverRunner {
 
     /** Returns {@code null} when every shard swapped, else why not (the original tables are in place). */
     static String run(OnlineDdlCutOver workflow, VStreamCoordinatorConnectorConfig config,
-                      Map<String, VStreamCoordinatorConnectorConfig.Endpoint> shards, ApplierChannel applier,
-                      String name) throws SQLException, InterruptedException {
+                      Map<String, VStreamCoordinatorConnectorConfig.Endpoint> shards, String name) throws SQLException, InterruptedException {
         List<Connection> opened = java.util.Collections.synchronizedList(new ArrayList<>());
         java.util.concurrent.atomic.AtomicBoolean crashed = new java.util.concurrent.atomic.AtomicBoolean();
         List<MultiShardCutOver.Shard> list = new ArrayList<>();
@@ -47,7 +46,7 @@ final class CutOverRunner {
                 return c;
             },
                     CutOverTables.of(plan.database(), plan.table(), plan.ghostTable()),
-                    (position, timeout) -> workflow.awaitApplied(endpoint, position, timeout)));
+                    (position, timeout) -> workflow.awaitApplied(e.getKey(), position, timeout)));
         }
         Duration lock = config.cutOverLockTimeout();
         CutOverSettings settings = CutOverSettings.DEFAULTS.withLockWaitTimeout(lock).withApplierTimeout(lock)

@@ -3,13 +3,10 @@ package io.vstream.connect.coordinator;
 import io.vstream.connect.coordinator.copy.DeferredIndexes;
 import io.vstream.connect.coordinator.copy.GhostCopyState;
 import io.vstream.connect.jdbc.MigrationPlans;
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeoutException;
 import java.util.function.LongConsumer;
 import org.slf4j.Logger;
@@ -19,7 +16,8 @@ import org.slf4j.LoggerFactory;
  * An online DDL's cut-over, once every shard is ready: the checksum on every shard (in slices, each at an exact
  * position: {@link CutOverChecksum}), the keys built after the copy, every applier caught up, then the sentry
  * cut-over on every shard ({@link CutOverRunner}); a failed attempt lets the appliers run again and the workflow tries
- * again on a later round. On success it retires the appliers and forgets the copy's state. Touches every shard.
+ * again on a later round. On success it retires the appliers and forgets the copy's state. Touches every shard,
+ * through {@link OnlineDdlServers}.
  */
 final class OnlineDdlCutOver {
     private static final Logger LOG = LoggerFactory.getLogger(OnlineDdlCutOver.class);
@@ -28,19 +26,18 @@ final class OnlineDdlCutOver {
     private final VStreamCoordinatorConnectorConfig config;
     private final String workflow;
     private final String migration;
-    private final Map<String, VStreamCoordinatorConnectorConfig.Endpoint> shards;
-    private final ApplierChannel applier;
-    private final CutOverChecksum checksum;
-    private final ServerCopies copies;
+    private final List<String> shards;
+    private final OnlineDdlServers servers;
+    private final ChecksumSlices checksum;
+    private final ShardCopies copies;
     private final LongConsumer writeBlocked;
     private final RevertWindow revertWindow;
     private final boolean revert; // the swap back of a revert: the new table and the kept original exchanged
     private long progressLoggedAt;
 
     OnlineDdlCutOver(VStreamCoordinatorConnectorConfig config, String workflow, String migration,
-                     ApplierChannel applier, CutOverChecksum checksum, ServerCopies copies,
-                     LongConsumer writeBlocked, RevertWindow revertWindow) {
-        this(config, workflow, migration, applier, checksum, copies, writeBlocked, revertWindow, false);
+                     OnlineDdlServers servers, LongConsumer writeBlocked, RevertWindow revertWindow) {
+        this(config, workflow, migration, servers, servers.copies(), writeBlocked, revertWindow, false);
     }
 
     /**
@@ -49,20 +46,19 @@ final class OnlineDdlCutOver {
      * through that plan's mapping; no copy.
      */
     static OnlineDdlCutOver revert(VStreamCoordinatorConnectorConfig config, String workflow, String key,
-                                   ApplierChannel applier, LongConsumer writeBlocked, RevertWindow revertWindow) {
-        return new OnlineDdlCutOver(config, workflow, key, applier, new CutOverChecksum(config, workflow, key,
-                applier), null, writeBlocked, revertWindow, true);
+                                   OnlineDdlServers servers, LongConsumer writeBlocked, RevertWindow revertWindow) {
+        return new OnlineDdlCutOver(config, workflow, key, servers, null, writeBlocked, revertWindow, true);
     }
 
     private OnlineDdlCutOver(VStreamCoordinatorConnectorConfig config, String workflow, String migration,
-                             ApplierChannel applier, CutOverChecksum checksum, ServerCopies copies,
-                             LongConsumer writeBlocked, RevertWindow revertWindow, boolean revert) {
+                             OnlineDdlServers servers, ShardCopies copies, LongConsumer writeBlocked,
+                             RevertWindow revertWindow, boolean revert) {
         this.config = config;
         this.workflow = workflow;
         this.migration = migration;
-        this.shards = config.shards();
-        this.applier = applier;
-        this.checksum = checksum;
+        this.shards = List.copyOf(config.shards().keySet());
+        this.servers = servers;
+        this.checksum = servers.checksum(migration);
         this.copies = copies;
         this.writeBlocked = writeBlocked;
         this.revertWindow = revertWindow;
@@ -93,17 +89,17 @@ final class OnlineDdlCutOver {
         if (allSwapped()) {
             return swapped(status);
         }
-        Map<String, VStreamCoordinatorConnectorConfig.Endpoint> pending = new LinkedHashMap<>();
+        List<String> pending = new ArrayList<>();
         boolean compared = true;
-        for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : shards.entrySet()) {
-            if (swapped(e.getValue())) {
+        for (String shard : shards) {
+            if (swapped(shard)) {
                 continue; // an earlier attempt (per-shard mode) swapped it already
             }
-            pending.put(e.getKey(), e.getValue());
-            if (checksum.done(e.getKey())) {
+            pending.add(shard);
+            if (checksum.done(shard)) {
                 continue;
             }
-            CutOverChecksum.Slice slice = checksum.slice(e.getKey(), e.getValue());
+            CutOverChecksum.Slice slice = checksum.slice(shard);
             if (slice.mismatch() != null && revert) {
                 return revertWindow.end(status, "the revert's checksum found that the original does not hold what the"
                         + " new table holds (" + slice.mismatch() + "): the revert is no longer possible");
@@ -116,7 +112,7 @@ final class OnlineDdlCutOver {
                 return revert ? revertWindow.retry(status, "checksum: " + slice.gaveUp())
                         : status.retry("checksum: " + slice.gaveUp());
             }
-            compared &= checksum.done(e.getKey());
+            compared &= checksum.done(shard);
         }
         if (!compared) {
             return status; // more slices of the checksum on the next rounds
@@ -126,7 +122,7 @@ final class OnlineDdlCutOver {
             return waiting;
         }
         awaitCaughtUp(pending);
-        String failure = CutOverRunner.run(this, config, pending, applier, workflow);
+        String failure = servers.attemptCutOver(this, pending);
         if (failure != null) {
             tellAll("RUN");
             LOG.warn("Workflow {}: {}cut-over attempt {} did not swap: {}; retrying", workflow, revert ? "the revert's "
@@ -158,23 +154,21 @@ final class OnlineDdlCutOver {
      * publish: unchanged while builds run (started or followed here, e.g. by a restarted coordinator), failed when one
      * cannot go on.
      */
-    private WorkflowStatus awaitKeys(WorkflowStatus status,
-                                     Map<String, VStreamCoordinatorConnectorConfig.Endpoint> pending)
-            throws SQLException {
+    private WorkflowStatus awaitKeys(WorkflowStatus status, List<String> pending) throws SQLException {
         List<String> building = new ArrayList<>();
-        for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : pending.entrySet()) {
-            try (Connection c = Servers.open(e.getValue())) {
-                GhostCopyState.Summary copy = GhostCopyState.summary(c, config.stateDatabase(), migration);
+        for (String shard : pending) {
+            try (OnlineDdlShard s = servers.open(shard)) {
+                GhostCopyState.Summary copy = s.copySummary();
                 if (!copy.planned() || copy.done()) {
                     continue;
                 }
-                String stopped = copies.follow(e.getKey(), e.getValue(), copy, null);
+                String stopped = copies.follow(shard, copy, null);
                 if (stopped != null) {
                     copies.close();
                     tellAll("RUN");
-                    return status.failed("the copy on shard " + e.getKey() + " cannot go on: " + stopped);
+                    return status.failed("the copy on shard " + shard + " cannot go on: " + stopped);
                 }
-                building.add(e.getKey());
+                building.add(shard);
             }
         }
         if (building.isEmpty()) {
@@ -195,13 +189,12 @@ final class OnlineDdlCutOver {
      * application's write block, then waits only for what was committed since. Bounded by
      * {@code cutover.lock.timeout.ms} per shard; an applier that does not catch up in time is left to the barrier.
      */
-    private void awaitCaughtUp(Map<String, VStreamCoordinatorConnectorConfig.Endpoint> pending)
-            throws SQLException, InterruptedException {
-        for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : pending.entrySet()) {
-            try (Connection c = Servers.open(e.getValue())) {
-                if (!applier.awaitCaughtUp(c, config.cutOverLockTimeout())) {
+    private void awaitCaughtUp(List<String> pending) throws SQLException, InterruptedException {
+        for (String shard : pending) {
+            try (OnlineDdlShard s = servers.open(shard)) {
+                if (!s.awaitCaughtUp(config.cutOverLockTimeout())) {
                     LOG.info("Workflow {}: shard {}: the applier has not caught up within {} ms; cutting over anyway"
-                            + " (the barrier waits for it under the locks)", workflow, e.getKey(),
+                            + " (the barrier waits for it under the locks)", workflow, shard,
                             config.cutOverLockTimeout().toMillis());
                 }
             }
@@ -209,11 +202,10 @@ final class OnlineDdlCutOver {
     }
 
     /** The cut-over barrier of one shard: the applier reaches the position read under the lock, and idles there. */
-    void awaitApplied(VStreamCoordinatorConnectorConfig.Endpoint e, String position, Duration timeout)
+    void awaitApplied(String shard, String position, Duration timeout)
             throws SQLException, TimeoutException, InterruptedException {
-        try (Connection c = Servers.open(e)) {
-            applier.command(c, "STOP_AT", position);
-            if (applier.awaitAck(c, "STOP_AT", position, timeout) == null) {
+        try (OnlineDdlShard s = servers.open(shard)) {
+            if (!s.awaitApplied(position, timeout)) {
                 throw new TimeoutException("the applier did not reach " + position + " within " + timeout.toMillis()
                         + " ms");
             }
@@ -221,8 +213,8 @@ final class OnlineDdlCutOver {
     }
 
     private boolean allSwapped() throws SQLException {
-        for (VStreamCoordinatorConnectorConfig.Endpoint e : shards.values()) {
-            if (!swapped(e)) {
+        for (String shard : shards) {
+            if (!swapped(shard)) {
                 return false;
             }
         }
@@ -230,24 +222,20 @@ final class OnlineDdlCutOver {
     }
 
     /** Whether a shard's table has been swapped: the ghost is gone and the table has the ghost's definition. */
-    boolean swapped(VStreamCoordinatorConnectorConfig.Endpoint e) throws SQLException {
-        try (Connection c = Servers.open(e)) {
-            MigrationPlans.Plan plan = MigrationPlans.load(c, config.stateDatabase(), migration);
-            if (plan == null) {
-                return false;
-            }
-            return TableChecksum.tables(c, plan.database()).stream().noneMatch(t -> t.equals(plan.ghostTable()));
+    boolean swapped(String shard) throws SQLException {
+        try (OnlineDdlShard s = servers.open(shard)) {
+            MigrationPlans.Plan plan = s.plan(migration);
+            return plan != null && !s.hasTable(plan.database(), plan.ghostTable());
         }
     }
 
     /** Forgets the server copy's progress and its deferred keys: the ghost is the table now. */
     private void forgetCopy() {
-        for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : shards.entrySet()) {
-            try (Connection c = Servers.open(e.getValue())) {
-                GhostCopyState.delete(c, config.stateDatabase(), migration);
-                DeferredIndexes.delete(c, config.stateDatabase(), migration);
+        for (String shard : shards) {
+            try (OnlineDdlShard s = servers.open(shard)) {
+                s.forgetCopy();
             } catch (SQLException ex) {
-                LOG.warn("Workflow {}: could not remove the copy state on shard {} ({})", workflow, e.getKey(),
+                LOG.warn("Workflow {}: could not remove the copy state on shard {} ({})", workflow, shard,
                         ex.toString());
             }
         }
@@ -255,11 +243,11 @@ final class OnlineDdlCutOver {
 
     /** Gives every shard's applier {@code command}; a shard that cannot be told is logged and left. */
     void tellAll(String command) {
-        for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : shards.entrySet()) {
-            try (Connection c = Servers.open(e.getValue())) {
-                applier.command(c, command, null);
+        for (String shard : shards) {
+            try (OnlineDdlShard s = servers.open(shard)) {
+                s.tellApplier(command);
             } catch (SQLException ex) {
-                LOG.warn("Workflow {}: could not tell the applier on shard {} to {} ({})", workflow, e.getKey(),
+                LOG.warn("Workflow {}: could not tell the applier on shard {} to {} ({})", workflow, shard,
                         command, ex.toString());
             }
         }

@@ -1,7 +1,6 @@
 package io.vstream.connect.coordinator;
 
 import io.vstream.connect.jdbc.MigrationPlans;
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -9,7 +8,6 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * last swap its applier passed; it ends when it has lasted {@code ddl.revert.window.ms} on the shard that passed it
  * first, when the operator releases it, or at once when a shard's stream fails (the following table then misses a
  * write: the revert is no longer possible). Ending it retires the appliers: COMPLETE when the ALTERed tables serve,
- * REVERTED when the originals do. Touches every shard.
+ * REVERTED when the originals do. Touches every shard, through {@link OnlineDdlServers}.
  */
 final class RevertWindow {
     private static final Logger LOG = LoggerFactory.getLogger(RevertWindow.class);
@@ -35,16 +33,18 @@ final class RevertWindow {
     private final VStreamCoordinatorConnectorConfig config;
     private final String workflow;
     private final String migration;
-    private final ApplierChannel applier;
+    private final List<String> shards;
+    private final OnlineDdlServers servers;
     private final Consumer<String> tellAll;
     private StatusRecords.Progress progress = StatusRecords.Progress.NONE;
 
-    RevertWindow(VStreamCoordinatorConnectorConfig config, String workflow, String migration, ApplierChannel applier,
+    RevertWindow(VStreamCoordinatorConnectorConfig config, String workflow, String migration, OnlineDdlServers servers,
                  Consumer<String> tellAll) {
         this.config = config;
         this.workflow = workflow;
         this.migration = migration;
-        this.applier = applier;
+        this.shards = List.copyOf(config.shards().keySet());
+        this.servers = servers;
         this.tellAll = tellAll;
     }
 
@@ -53,13 +53,11 @@ final class RevertWindow {
         if (config.revertWindow().isZero()) {
             return false;
         }
-        for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : config.shards().entrySet()) {
-            try (Connection c = Servers.open(e.getValue())) {
-                if (MigrationPlans.loadDirection(c, config.stateDatabase(), MigrationPlans.revertKey(migration)) == null
-                        || MigrationPlans.loadDirection(c, config.stateDatabase(),
-                        MigrationPlans.forwardKey(migration)) == null) {
+        for (String shard : shards) {
+            try (OnlineDdlShard s = servers.open(shard)) {
+                if (!s.hasDirectionPlans()) {
                     LOG.warn("Workflow {}: shard {} has no reverse plan (the ALTER could not be reverted, see the log"
-                            + " of its start): no revert window", workflow, e.getKey());
+                            + " of its start): no revert window", workflow, shard);
                     return false;
                 }
             }
@@ -86,9 +84,9 @@ final class RevertWindow {
      */
     String activeKey() throws SQLException {
         String key = null;
-        for (VStreamCoordinatorConnectorConfig.Endpoint e : config.shards().values()) {
-            try (Connection c = Servers.open(e)) {
-                MigrationPlans.Direction d = MigrationPlans.activeDirection(c, config.stateDatabase(), migration);
+        for (String shard : shards) {
+            try (OnlineDdlShard s = servers.open(shard)) {
+                MigrationPlans.Direction d = s.activeDirection();
                 if (d == null || key != null && !key.equals(d.plan().migration())) {
                     return null;
                 }
@@ -111,31 +109,29 @@ final class RevertWindow {
         String follower = null;
         Long maxLagMs = null;
         long nowMs = System.currentTimeMillis();
-        for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : config.shards().entrySet()) {
-            try (Connection c = Servers.open(e.getValue())) {
-                String failure = applier.failure(c);
+        for (String shard : shards) {
+            try (OnlineDdlShard s = servers.open(shard)) {
+                String failure = s.applierFailure();
                 if (failure != null) {
-                    return end(status, "the reverse stream stopped on shard " + e.getKey() + ": " + failure
+                    return end(status, "the reverse stream stopped on shard " + shard + ": " + failure
                             + "; the other table no longer follows the serving one, so the revert is no longer"
                             + " possible");
                 }
-                MigrationPlans.Direction d = MigrationPlans.activeDirection(c, config.stateDatabase(), migration);
-                if (d == null || !TableChecksum.tables(c, d.plan().database()).contains(d.plan().ghostTable())) {
-                    starting.add(e.getKey()); // its applier has not passed the last swap yet
+                MigrationPlans.Direction d = s.activeDirection();
+                if (d == null || !s.hasTable(d.plan().database(), d.plan().ghostTable())) {
+                    starting.add(shard); // its applier has not passed the last swap yet
                     continue;
                 }
                 boolean originalHere = !d.reverse();
                 mixed |= original != null && original != originalHere;
                 original = originalHere;
                 follower = d.plan().ghostTable();
-                Instant serverNow = Instant.ofEpochMilli(new java.math.BigDecimal(Servers.string(c,
-                        "SELECT UNIX_TIMESTAMP(CURRENT_TIMESTAMP(6))")).movePointRight(3).longValue());
-                Duration open = Duration.between(d.since(), serverNow);
+                Duration open = Duration.between(d.since(), s.serverNow());
                 if (longest == null || open.compareTo(longest) > 0) {
                     longest = open;
                     until = Instant.ofEpochMilli(nowMs).plus(config.revertWindow().minus(open));
                 }
-                List<ApplierChannel.Applied> rows = applier.applied(c);
+                List<ApplierChannel.Applied> rows = s.applied();
                 Long lag = rows.size() == 1 ? ApplierLag.millis(rows.get(0), nowMs) : null;
                 if (lag != null && (maxLagMs == null || lag > maxLagMs)) {
                     maxLagMs = lag;
@@ -178,13 +174,12 @@ final class RevertWindow {
      * which, turned around when the follower is gone (a swap the applier has not passed yet).
      */
     private boolean originalServes() throws SQLException {
-        VStreamCoordinatorConnectorConfig.Endpoint first = config.shards().values().iterator().next();
-        try (Connection c = Servers.open(first)) {
-            MigrationPlans.Direction d = MigrationPlans.activeDirection(c, config.stateDatabase(), migration);
+        try (OnlineDdlShard s = servers.open(shards.get(0))) {
+            MigrationPlans.Direction d = s.activeDirection();
             if (d == null) {
                 return false; // the first swap: the ALTERed table serves
             }
-            boolean passed = TableChecksum.tables(c, d.plan().database()).contains(d.plan().ghostTable());
+            boolean passed = s.hasTable(d.plan().database(), d.plan().ghostTable());
             return !d.reverse() == passed;
         }
     }
@@ -196,20 +191,17 @@ final class RevertWindow {
     private String dropFollowers() throws SQLException {
         List<String> dropped = new ArrayList<>();
         List<String> kept = new ArrayList<>();
-        for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : config.shards().entrySet()) {
-            try (Connection c = Servers.open(e.getValue())) {
-                MigrationPlans.Direction d = MigrationPlans.activeDirection(c, config.stateDatabase(), migration);
+        for (String shard : shards) {
+            try (OnlineDdlShard s = servers.open(shard)) {
+                MigrationPlans.Direction d = s.activeDirection();
                 String follower = d == null ? null : d.plan().ghostTable();
                 if (follower == null || follower.equalsIgnoreCase(d.plan().table())
-                        || !TableChecksum.tables(c, d.plan().database()).contains(follower)) {
-                    kept.add(e.getKey());
+                        || !s.hasTable(d.plan().database(), follower)) {
+                    kept.add(shard);
                     continue;
                 }
-                try (java.sql.Statement st = c.createStatement()) {
-                    st.execute(io.vstream.connect.core.sql.SqlTag.tag("coordinator", "DROP TABLE "
-                            + io.vstream.connect.core.sql.SqlIdentifiers.qualify(d.plan().database(), follower)));
-                }
-                dropped.add(e.getKey() + ": " + follower);
+                s.dropTable(d.plan().database(), follower);
+                dropped.add(shard + ": " + follower);
             }
         }
         LOG.info("Workflow {}: released with ddl.revert.drop.on.release: dropped {}{}", workflow, dropped,

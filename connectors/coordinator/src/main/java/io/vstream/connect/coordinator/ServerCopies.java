@@ -16,11 +16,12 @@ import java.util.Map;
  * is done or the workflow ends. Tells the coordinator's task when a round should come early (a copy has just ended;
  * the copy waits for an applier's first position). Touches every shard of the table and the replicas to watch.
  */
-final class ServerCopies {
+final class ServerCopies implements ShardCopies {
     private static final long EAGER_ROUND_MS = 20;
 
     private final VStreamCoordinatorConnectorConfig config;
     private final String migration;
+    private final Map<String, VStreamCoordinatorConnectorConfig.Endpoint> shards;
     private final ApplierChannel applier;
     // per shard, while its server copy runs (the task's stop() closes them from another thread)
     private final Map<String, GhostCopier> copiers = new java.util.concurrent.ConcurrentHashMap<>();
@@ -32,17 +33,20 @@ final class ServerCopies {
     ServerCopies(VStreamCoordinatorConnectorConfig config, String migration, ApplierChannel applier) {
         this.config = config;
         this.migration = migration;
+        this.shards = config.shards();
         this.applier = applier;
     }
 
     /** A round of the workflow starts (the early rounds are timed from it). */
-    void roundStarts() {
+    @Override
+    public void roundStarts() {
         roundNanos = System.nanoTime();
         copiers.values().stream().filter(GhostCopier::rangesCopied).forEach(rangesSeen::add);
     }
 
     /** Whether some shard's copy waits for its applier's first position (rounds then come early). */
-    void awaitingApplier(boolean awaiting) {
+    @Override
+    public void awaitingApplier(boolean awaiting) {
         awaitingApplier = awaiting;
     }
 
@@ -51,8 +55,9 @@ final class ServerCopies {
      * it (the first time) and passes it the reason to wait ({@code why}, null: go on); returns why the copy cannot go
      * on, or null.
      */
-    String follow(String shard, VStreamCoordinatorConnectorConfig.Endpoint endpoint, GhostCopyState.Summary copy,
-                  String why) throws SQLException {
+    @Override
+    public String follow(String shard, GhostCopyState.Summary copy, String why) throws SQLException {
+        VStreamCoordinatorConnectorConfig.Endpoint endpoint = shards.get(shard);
         if (copy.done()) {
             GhostCopier finished = copiers.remove(shard);
             if (finished != null) {
@@ -80,7 +85,8 @@ final class ServerCopies {
      * Why the operator or a replica holds every shard's server copy back this round (ddl.copy.paused, a replica of
      * throttle.replicas lagging more than throttle.max.replica.lag.ms or not replicating), or null.
      */
-    String hold() {
+    @Override
+    public String hold() {
         if (config.copyPaused()) {
             return "paused by the operator (ddl.copy.paused=true)";
         }
@@ -138,7 +144,8 @@ final class ServerCopies {
     }
 
     /** Stops every shard's server copy (a chunk in flight commits or rolls back whole). */
-    void close() {
+    @Override
+    public void close() {
         awaitingApplier = false;
         copiers.values().forEach(GhostCopier::close);
         copiers.clear();
@@ -151,7 +158,8 @@ final class ServerCopies {
      * while the server copy waits for an applier's first position, rounds come every {@value #EAGER_ROUND_MS} ms, so
      * the copy starts as soon as it may.
      */
-    boolean wantsRound() {
+    @Override
+    public boolean wantsRound() {
         return copiers.values().stream().anyMatch(c -> c.finished() || c.rangesCopied() && !rangesSeen.contains(c))
                 || awaitingApplier && System.nanoTime() - roundNanos >= EAGER_ROUND_MS * 1_000_000;
     }

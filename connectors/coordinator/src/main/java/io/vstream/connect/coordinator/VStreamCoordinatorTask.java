@@ -57,7 +57,8 @@ public class VStreamCoordinatorTask extends SourceTask {
         serverBackoff = new Backoff(Math.min(MAX_BACKOFF_MS, 2 * config.pollInterval().toMillis()), MAX_BACKOFF_MS);
         workflowName = config.workflowName(props.getOrDefault("name", "vstream-coordinator"));
         workflow = switch (config.workflowType()) {
-            case ONLINE_DDL -> new OnlineDdlWorkflow(config, workflowName);
+            case ONLINE_DDL -> new OnlineDdlWorkflow(config, workflowName,
+                    new JdbcOnlineDdlServers(config, workflowName));
             case RESHARD -> new ReshardWorkflow(config, workflowName);
             case CLONE -> new CloneWorkflow(config, workflowName);
         };

@@ -1,0 +1,94 @@
+package io.vstream.connect.coordinator;
+
+import io.vstream.connect.coordinator.copy.GhostCopyState;
+import io.vstream.connect.coordinator.ddl.AlterPlan;
+import io.vstream.connect.coordinator.ddl.AlterRefusedException;
+import io.vstream.connect.jdbc.MigrationPlans;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * One shard of an online DDL as its workflow, cut-over and revert window read and change it, at the level a
+ * transition reads (the preflight's problems, the applier's applied rows, whether a table exists, ...): one connection's
+ * worth, closed after use ({@link OnlineDdlServers#open}) or kept for the rounds ({@link OnlineDdlServers#round}).
+ * {@link JdbcOnlineDdlShard} runs it on the shard's server; unit tests give the workflow fakes.
+ */
+interface OnlineDdlShard extends AutoCloseable {
+    /** Why the migration cannot run on this shard (grants, the table and the ALTER, connection headroom); empty: none. */
+    List<String> preflight() throws SQLException;
+
+    /** Validates the ALTER and creates the ghost table (the server parses it); the plan it made. */
+    AlterPlan analyze() throws SQLException, AlterRefusedException;
+
+    /** Stores the reverse and forward direction plans of a revert window (or, when the ALTER cannot be reverted, none). */
+    void saveRevertPlan(AlterPlan plan) throws SQLException;
+
+    /** Takes the ghost's keys out to be built after the server copy; the keys taken out. */
+    List<String> deferIndexes(AlterPlan plan) throws SQLException;
+
+    /** Stores the plan where the applier reads it. */
+    void savePlan(AlterPlan plan) throws SQLException;
+
+    /** Drops the ghost table a failed start created, with the migration's plan and deferred keys. */
+    void dropGhost(AlterPlan plan) throws SQLException;
+
+    /** The plan stored under {@code key} (the migration's, or a direction's), or null. */
+    MigrationPlans.Plan plan(String key) throws SQLException;
+
+    /** Whether both direction plans of a revert window are stored. */
+    boolean hasDirectionPlans() throws SQLException;
+
+    /** The direction plan the applier follows now, or null before it has passed a swap. */
+    MigrationPlans.Direction activeDirection() throws SQLException;
+
+    /** Whether {@code database} has a table named {@code table}. */
+    boolean hasTable(String database, String table) throws SQLException;
+
+    /** Drops this workflow's ghost table (a cancel), refusing a table it does not own. */
+    void dropGhostTable(String database, String ghost) throws SQLException;
+
+    /** Drops the table (the follower of a released revert window). */
+    void dropTable(String database, String table) throws SQLException;
+
+    /** Forgets the server copy's progress and its deferred keys. */
+    void forgetCopy() throws SQLException;
+
+    /** Forgets the migration: its plan, the server copy's progress and its deferred keys. */
+    void forgetMigration() throws SQLException;
+
+    /** Writes a command into the applier's control row (RUN, PAUSE, HANDED_OFF, ...). */
+    void tellApplier(String command) throws SQLException;
+
+    /** Why the applier cannot go on (it recorded a failure), or null. */
+    String applierFailure() throws SQLException;
+
+    /** The applier's applied rows (one per source shard; empty before its first). */
+    List<ApplierChannel.Applied> applied() throws SQLException;
+
+    /** Tells the source's copy to wait for {@code why} (null: go on). */
+    void throttle(String why) throws SQLException;
+
+    /** Waits up to {@code timeout} for the applier to apply what the server had committed; whether it did. */
+    boolean awaitCaughtUp(Duration timeout) throws SQLException, InterruptedException;
+
+    /** Stops the applier at {@code position} and waits up to {@code timeout} for it to get there; whether it did. */
+    boolean awaitApplied(String position, Duration timeout) throws SQLException, InterruptedException;
+
+    /** The server's estimate of the original table's rows; 0 when unknown. */
+    long estimateRows() throws SQLException;
+
+    /** The server's binlog position ({@code gtid_binlog_pos}), as the server writes it. */
+    String binlogPosition() throws SQLException;
+
+    /** Where the server copy is on this shard. */
+    GhostCopyState.Summary copySummary() throws SQLException;
+
+    /** The server's clock. */
+    Instant serverNow() throws SQLException;
+
+    /** Lets go of the connection (a round's kept one stays open). */
+    @Override
+    void close() throws SQLException;
+}

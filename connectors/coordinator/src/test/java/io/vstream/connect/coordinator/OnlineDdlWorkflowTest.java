@@ -1,0 +1,535 @@
+package io.vstream.connect.coordinator;
+
+import static io.vstream.connect.coordinator.FakeOnlineDdlServers.GHOST;
+import static io.vstream.connect.coordinator.FakeOnlineDdlServers.OLD;
+import static io.vstream.connect.coordinator.FakeOnlineDdlServers.TABLE;
+import static io.vstream.connect.coordinator.FakeOnlineDdlServers.applied;
+import static io.vstream.connect.coordinator.WorkflowFixtures.MIGRATION;
+import static io.vstream.connect.coordinator.WorkflowFixtures.WORKFLOW;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.vstream.connect.coordinator.copy.GhostCopyState;
+import io.vstream.connect.coordinator.ddl.AlterRefusedException;
+import io.vstream.connect.jdbc.MigrationPlans;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every transition of the online-DDL state machine, on fake shards ({@link FakeOnlineDdlServers}): the start, the
+ * copy and catch-up rounds, the cut-over with its retries, the revert window and the cancel. No server, no Kafka.
+ */
+class OnlineDdlWorkflowTest {
+    private static final String A = "-80";
+    private static final String B = "80-";
+    private static final GhostCopyState.Summary COPYING = new GhostCopyState.Summary(true, 10, false, false);
+    private static final GhostCopyState.Summary COPIED = new GhostCopyState.Summary(true, 500, true, true);
+
+    private final FakeOnlineDdlServers servers = new FakeOnlineDdlServers(A, B);
+
+    private OnlineDdlWorkflow workflow(String... config) {
+        return new OnlineDdlWorkflow(WorkflowFixtures.onlineDdl(config), WORKFLOW, servers);
+    }
+
+    private static WorkflowStatus at(WorkflowState state) {
+        return new WorkflowStatus(state, null, 0, null);
+    }
+
+    private static WorkflowStatus cuttingOver(int attempts) {
+        return new WorkflowStatus(WorkflowState.CUTTING_OVER, HandoffStep.PAUSE, attempts, null);
+    }
+
+    /** Both shards started: ghosts and plans in place, as the start leaves them. */
+    private void started() throws Exception {
+        WorkflowStatus s = workflow("ddl.prefer.instant", "false").step(WorkflowStatus.START);
+        assertThat(s.state()).isEqualTo(WorkflowState.COPYING);
+    }
+
+    /** Both appliers streaming at a position, {@code lagMs} behind, with the server copy {@code copy}. */
+    private void streaming(long lagMs, GhostCopyState.Summary copy) {
+        for (FakeOnlineDdlServers.Shard s : servers.shards.values()) {
+            s.applied = List.of(applied("MariaDB/0-1-100", null, lagMs, 0L));
+            s.copy = copy;
+        }
+    }
+
+    // ---- CREATED
+
+    @Test
+    void aPreflightProblemOnAnyShardFailsBeforeAnythingIsCreated() throws Exception {
+        servers.shard(B).problems = List.of("shard 80-: the account lacks ALTER on shop");
+        WorkflowStatus s = workflow().step(WorkflowStatus.START);
+        assertThat(s.state()).isEqualTo(WorkflowState.FAILED);
+        assertThat(s.reason()).contains("preflight refused", "lacks ALTER");
+        assertThat(servers.shard(A).tables).containsOnly(TABLE);
+        assertThat(servers.instantRuns).isZero();
+    }
+
+    @Test
+    void anInstantAlterCompletesWithoutAGhost() throws Exception {
+        servers.instant = WorkflowStatus.START.to(WorkflowState.COMPLETE);
+        WorkflowStatus s = workflow().step(WorkflowStatus.START);
+        assertThat(s.state()).isEqualTo(WorkflowState.COMPLETE);
+        assertThat(servers.shard(A).tables).containsOnly(TABLE);
+        assertThat(servers.shard(A).plans).isEmpty();
+    }
+
+    @Test
+    void anAlterTheServerCannotRunInstantlyCreatesTheGhostsAndPlansOnEveryShard() throws Exception {
+        WorkflowStatus s = workflow().step(WorkflowStatus.START);
+        assertThat(servers.instantRuns).isEqualTo(1);
+        assertThat(s).isEqualTo(WorkflowStatus.START.to(WorkflowState.COPYING));
+        for (FakeOnlineDdlServers.Shard shard : servers.shards.values()) {
+            assertThat(shard.tables).contains(GHOST);
+            assertThat(shard.plans.get(MIGRATION).ghostTable()).isEqualTo(GHOST);
+            assertThat(shard.deferred).containsExactly("note_idx"); // server copy: keys built after it
+            assertThat(shard.directionPlans).isFalse(); // no revert window
+        }
+    }
+
+    @Test
+    void aRevertWindowSkipsTheInstantPathAndStoresTheDirectionPlans() throws Exception {
+        servers.instant = WorkflowStatus.START.to(WorkflowState.COMPLETE);
+        WorkflowStatus s = workflow("ddl.revert.window.ms", "60000", "ddl.copy.method", "stream")
+                .step(WorkflowStatus.START);
+        assertThat(s.state()).isEqualTo(WorkflowState.COPYING);
+        assertThat(servers.instantRuns).isZero();
+        assertThat(servers.shard(B).directionPlans).isTrue();
+        assertThat(servers.shard(B).deferred).isEmpty(); // the stream copy keeps every key
+    }
+
+    @Test
+    void aShardThatRefusesTheGhostFailsTheStartAndDropsTheGhostsCreated() throws Exception {
+        servers.shard(B).analyzeFails = new SQLException("Data too long for column 'note'", "22001", 1406);
+        WorkflowStatus s = workflow("ddl.prefer.instant", "false").step(WorkflowStatus.START);
+        assertThat(s.state()).isEqualTo(WorkflowState.FAILED);
+        assertThat(s.reason()).contains("shard 80- refused the ghost table", "error 1406", "original table is"
+                + " untouched");
+        assertThat(servers.shard(A).dropped).containsExactly(GHOST);
+        assertThat(servers.shard(A).plans).isEmpty();
+    }
+
+    @Test
+    void aServerThatFailsRetriablyDuringTheStartIsRetriedWithTheRound() {
+        servers.shard(B).analyzeFails = new SQLException("connection lost", "08S01", 2013);
+        assertThatThrownBy(() -> workflow("ddl.prefer.instant", "false").step(WorkflowStatus.START))
+                .isInstanceOf(SQLException.class);
+        assertThat(servers.shard(A).dropped).isEmpty(); // the next round analyzes again
+    }
+
+    @Test
+    void shardsThatMigrateDifferentlyFailTheStart() throws Exception {
+        servers.shard(B).analyzed = FakeOnlineDdlServers.alterPlan("ADD COLUMN note VARCHAR(10)");
+        WorkflowStatus s = workflow("ddl.prefer.instant", "false").step(WorkflowStatus.START);
+        assertThat(s.state()).isEqualTo(WorkflowState.FAILED);
+        assertThat(s.reason()).contains("migrates differently");
+        assertThat(servers.shard(A).dropped).containsExactly(GHOST);
+        assertThat(servers.shard(B).dropped).containsExactly(GHOST);
+    }
+
+    @Test
+    void aRefusedAlterFailsTheStart() throws Exception {
+        servers.shard(A).analyzeFails = new AlterRefusedException(AlterRefusedException.Reason.UNSUPPORTED_OPERATION, "it renames the table");
+        WorkflowStatus s = workflow("ddl.prefer.instant", "false").step(WorkflowStatus.START);
+        assertThat(s.state()).isEqualTo(WorkflowState.FAILED);
+        assertThat(s.reason()).isEqualTo("the ALTER is refused: it renames the table");
+    }
+
+    // ---- COPYING, CATCHING_UP, READY, POSTPONED
+
+    @Test
+    void theFirstRoundLetsEveryApplierRunOnceAndWaitsForTheirPositions() throws Exception {
+        started();
+        OnlineDdlWorkflow w = workflow();
+        assertThat(w.step(at(WorkflowState.COPYING))).isEqualTo(at(WorkflowState.COPYING));
+        assertThat(servers.copies.awaiting).isTrue(); // rounds come early until the copy may start
+        w.step(at(WorkflowState.COPYING));
+        assertThat(servers.shard(A).told).containsExactly("RUN");
+        assertThat(servers.shard(B).told).containsExactly("RUN");
+        assertThat(w.shards()).extracting(ShardStatus::state).containsOnly(ShardStatus.WAITING);
+    }
+
+    @Test
+    void theCopyRunsUntilEveryShardHasCopiedItsRowsThenTheWorkflowIsReadyAndCutsOver() throws Exception {
+        started();
+        OnlineDdlWorkflow w = workflow();
+        streaming(0, COPYING);
+        WorkflowStatus s = w.step(at(WorkflowState.COPYING));
+        assertThat(s).isEqualTo(at(WorkflowState.COPYING));
+        assertThat(servers.copies.followed).containsOnlyKeys(A, B);
+        assertThat(w.progress().rowsCopied()).isEqualTo(20L);
+        streaming(0, COPIED);
+        s = w.step(s);
+        assertThat(s).isEqualTo(at(WorkflowState.READY)); // published for one round
+        s = w.step(s);
+        assertThat(s).isEqualTo(cuttingOver(0));
+    }
+
+    @Test
+    void anApplierTooFarBehindKeepsTheWorkflowCatchingUp() throws Exception {
+        started();
+        streaming(60_000, COPIED);
+        WorkflowStatus s = workflow().step(at(WorkflowState.COPYING));
+        assertThat(s.state()).isEqualTo(WorkflowState.CATCHING_UP);
+    }
+
+    @Test
+    void anApplierBehindTheThrottleLimitHoldsTheCopyAndSaysWhy() throws Exception {
+        started();
+        streaming(60_000, COPYING);
+        WorkflowStatus s = workflow("throttle.max.applier.lag.ms", "1000").step(at(WorkflowState.COPYING));
+        assertThat(s.state()).isEqualTo(WorkflowState.COPYING);
+        assertThat(s.reason()).startsWith("copy throttled: the applier on shard -80 is");
+        assertThat(servers.copies.followed.get(A)).contains("ms behind (max 1000 ms)");
+    }
+
+    @Test
+    void theStreamCopyIsThrottledThroughTheSource() throws Exception {
+        started();
+        for (FakeOnlineDdlServers.Shard shard : servers.shards.values()) {
+            shard.applied = List.of(applied("MariaDB/0-1-100", "[]", 0, 0L));
+        }
+        WorkflowStatus s = workflow("ddl.copy.method", "stream").step(at(WorkflowState.COPYING));
+        assertThat(s).isEqualTo(at(WorkflowState.READY));
+        assertThat(servers.shard(A).throttled).containsExactly("null"); // go on
+        assertThat(servers.copies.followed).isEmpty();
+    }
+
+    @Test
+    void aPostponedWorkflowWaitsUntilReleased() throws Exception {
+        started();
+        streaming(0, COPIED);
+        WorkflowStatus s = workflow("handoff.postpone", "true").step(at(WorkflowState.COPYING));
+        assertThat(s).isEqualTo(at(WorkflowState.POSTPONED));
+        assertThat(workflow("handoff.postpone", "true").step(s)).isEqualTo(s);
+        // the release deploys the config again: a new task, the same persisted state
+        OnlineDdlWorkflow released = workflow();
+        s = released.step(s);
+        assertThat(s).isEqualTo(at(WorkflowState.READY));
+        assertThat(released.step(s).state()).isEqualTo(WorkflowState.CUTTING_OVER);
+    }
+
+    @Test
+    void anApplierThatRecordedAFailureFailsTheWorkflow() throws Exception {
+        started();
+        streaming(0, COPYING);
+        servers.shard(B).failure = "duplicate key in the ghost";
+        WorkflowStatus s = workflow().step(at(WorkflowState.CATCHING_UP));
+        assertThat(s.state()).isEqualTo(WorkflowState.FAILED);
+        assertThat(s.reason()).contains("the applier on shard 80- cannot go on: duplicate key");
+    }
+
+    @Test
+    void aServerCopyThatCannotGoOnFailsTheWorkflowAndStopsTheCopies() throws Exception {
+        started();
+        streaming(0, COPYING);
+        servers.copies.fails = "disk full";
+        WorkflowStatus s = workflow().step(at(WorkflowState.COPYING));
+        assertThat(s.reason()).isEqualTo("the copy on shard -80 cannot go on: disk full");
+        assertThat(servers.copies.closed).isTrue();
+    }
+
+    @Test
+    void aSourceThatCopiesItselfBesideTheServerCopyFailsTheWorkflow() throws Exception {
+        started();
+        servers.shard(A).applied = List.of(applied("MariaDB/0-1-100", "[{\"table_name\":\"shop.orders\"}]", 0, 0L));
+        WorkflowStatus s = workflow().step(at(WorkflowState.COPYING));
+        assertThat(s.state()).isEqualTo(WorkflowState.FAILED);
+        assertThat(s.reason()).contains("runs its own copy phase on shard -80");
+    }
+
+    @Test
+    void aShardThatFailsInARoundIsReconnectedOnTheNext() throws Exception {
+        started();
+        OnlineDdlWorkflow w = workflow();
+        w.step(at(WorkflowState.COPYING)); // the appliers are released
+        servers.shard(B).applied = null; // reading it throws
+        assertThatThrownBy(() -> w.step(at(WorkflowState.COPYING))).isInstanceOf(NullPointerException.class);
+        assertThat(servers.discarded).containsExactly(B);
+    }
+
+    // ---- CUTTING_OVER
+
+    @Test
+    void theChecksumRunsInSlicesThenTheSwapCompletesTheMigration() throws Exception {
+        started();
+        servers.slices(MIGRATION, A, new CutOverChecksum.Slice(null, null));
+        OnlineDdlWorkflow w = workflow();
+        WorkflowStatus s = w.step(cuttingOver(0));
+        assertThat(s).isEqualTo(cuttingOver(0)); // shard -80 has more to compare
+        assertThat(servers.attempted).isEmpty();
+        s = w.step(s);
+        assertThat(s).isEqualTo(new WorkflowStatus(WorkflowState.COMPLETE, null, 0, null));
+        assertThat(servers.attempted).containsExactly(MIGRATION + " [-80, 80-]");
+        for (FakeOnlineDdlServers.Shard shard : servers.shards.values()) {
+            assertThat(shard.tables).doesNotContain(GHOST);
+            assertThat(shard.lastTold()).isEqualTo("HANDED_OFF");
+            assertThat(shard.copyForgotten).isTrue();
+        }
+    }
+
+    @Test
+    void aChecksumMismatchFailsTheWorkflowAndLetsTheAppliersRun() throws Exception {
+        started();
+        servers.slices(MIGRATION, B, new CutOverChecksum.Slice("row 7 differs", null));
+        WorkflowStatus s = workflow().step(cuttingOver(0));
+        assertThat(s.state()).isEqualTo(WorkflowState.FAILED);
+        assertThat(s.reason()).isEqualTo("row 7 differs");
+        assertThat(servers.shard(A).lastTold()).isEqualTo("RUN");
+    }
+
+    @Test
+    void aChecksumThatCannotHoldTheApplierCountsAFailedAttempt() throws Exception {
+        started();
+        servers.slices(MIGRATION, A, new CutOverChecksum.Slice(null, "the applier did not stop"));
+        WorkflowStatus s = workflow().step(cuttingOver(1));
+        assertThat(s).isEqualTo(new WorkflowStatus(WorkflowState.READY, null, 2, "checksum: the applier did not"
+                + " stop"));
+    }
+
+    @Test
+    void aFailedCutOverIsRetriedUpToItsLimitThenFailsWithTheOriginalsInPlace() throws Exception {
+        started();
+        servers.attempts.addAll(List.of("shard -80: lock wait timeout", "shard -80: lock wait timeout",
+                "shard -80: lock wait timeout"));
+        OnlineDdlWorkflow w = workflow();
+        WorkflowStatus s = cuttingOver(0);
+        for (int attempt = 1; attempt <= 3; attempt++) {
+            s = w.step(s);
+            assertThat(s).isEqualTo(new WorkflowStatus(WorkflowState.READY, null, attempt,
+                    "shard -80: lock wait timeout"));
+            assertThat(servers.shard(B).lastTold()).isEqualTo("RUN");
+            s = new WorkflowStatus(WorkflowState.CUTTING_OVER, HandoffStep.PAUSE, s.attempts(), s.reason());
+        }
+        s = w.step(s);
+        assertThat(s.state()).isEqualTo(WorkflowState.FAILED);
+        assertThat(s.reason()).startsWith("the cut-over failed 3 times (last: shard -80: lock wait timeout)");
+        assertThat(servers.attempted).hasSize(3);
+        assertThat(servers.shard(A).tables).contains(TABLE, GHOST);
+    }
+
+    @Test
+    void theSwapWaitsForTheKeysBuiltAfterTheServerCopy() throws Exception {
+        started();
+        for (FakeOnlineDdlServers.Shard shard : servers.shards.values()) {
+            shard.copy = new GhostCopyState.Summary(true, 500, true, false); // rows copied, keys building
+        }
+        OnlineDdlWorkflow w = workflow();
+        WorkflowStatus s = w.step(cuttingOver(0));
+        assertThat(s).isEqualTo(cuttingOver(0));
+        assertThat(servers.copies.followed).containsOnlyKeys(A, B);
+        assertThat(servers.attempted).isEmpty();
+        servers.copies.fails = "the key cannot be built: duplicate entry";
+        s = w.step(s);
+        assertThat(s.reason()).isEqualTo("the copy on shard -80 cannot go on: the key cannot be built: duplicate"
+                + " entry");
+        for (FakeOnlineDdlServers.Shard shard : servers.shards.values()) {
+            shard.copy = COPIED;
+        }
+        assertThat(workflow().step(cuttingOver(0)).state()).isEqualTo(WorkflowState.COMPLETE); // keys built: swapped
+    }
+
+    @Test
+    void aRestartAfterTheSwapCompletesWithoutAnotherAttempt() throws Exception {
+        started();
+        for (FakeOnlineDdlServers.Shard shard : servers.shards.values()) {
+            shard.tables.remove(GHOST);
+        }
+        WorkflowStatus s = workflow().step(cuttingOver(2));
+        assertThat(s.state()).isEqualTo(WorkflowState.COMPLETE);
+        assertThat(servers.attempted).isEmpty();
+    }
+
+    // ---- REVERTIBLE, REVERTING, REVERTED
+
+    private static final String REVERSE = MigrationPlans.revertKey(MIGRATION);
+    private static final String FORWARD = MigrationPlans.forwardKey(MIGRATION);
+    private static final Instant SWAPPED_AT = Instant.parse("2026-01-01T00:00:00Z");
+
+    /** Swapped with a revert window; each shard's applier has passed the swap (the original follows as OLD). */
+    private OnlineDdlWorkflow swappedWithWindow(String... more) throws Exception {
+        started();
+        String[] config = new String[more.length + 2];
+        config[0] = "ddl.revert.window.ms";
+        config[1] = "60000";
+        System.arraycopy(more, 0, config, 2, more.length);
+        for (FakeOnlineDdlServers.Shard shard : servers.shards.values()) {
+            shard.directionPlans = true;
+        }
+        OnlineDdlWorkflow w = workflow(config);
+        WorkflowStatus s = w.step(cuttingOver(0));
+        assertThat(s.state()).isEqualTo(WorkflowState.REVERTIBLE);
+        assertThat(servers.shard(A).lastTold()).isEqualTo("RUN"); // the appliers run on as the reverse stream
+        assertThat(servers.shard(A).copyForgotten).isTrue();
+        return w;
+    }
+
+    private void passed(String key, String follower) {
+        for (FakeOnlineDdlServers.Shard shard : servers.shards.values()) {
+            MigrationPlans.Plan plan = FakeOnlineDdlServers.direction(key, follower);
+            shard.plans.put(key, plan);
+            shard.direction = new MigrationPlans.Direction(plan, SWAPPED_AT);
+            shard.tables.add(follower);
+        }
+    }
+
+    @Test
+    void aSwapWithoutDirectionPlansCompletesWithoutAWindow() throws Exception {
+        started();
+        WorkflowStatus s = workflow("ddl.revert.window.ms", "60000").step(cuttingOver(0));
+        assertThat(s.state()).isEqualTo(WorkflowState.COMPLETE);
+        assertThat(servers.shard(A).lastTold()).isEqualTo("HANDED_OFF");
+    }
+
+    @Test
+    void theWindowWaitsForEveryApplierToPassTheSwapThenSaysUntilWhenItLasts() throws Exception {
+        OnlineDdlWorkflow w = swappedWithWindow();
+        WorkflowStatus s = w.step(at(WorkflowState.REVERTIBLE));
+        assertThat(s.reason()).contains("waiting for the applier of shard(s) [-80, 80-]");
+        passed(REVERSE, OLD);
+        streaming(0, COPIED);
+        s = w.step(s);
+        assertThat(s.state()).isEqualTo(WorkflowState.REVERTIBLE);
+        assertThat(s.reason()).startsWith("revertible until ").contains("keeps the original `" + OLD + "`");
+        assertThat(w.progress().lagMs()).isNotNull();
+    }
+
+    @Test
+    void theWindowEndsCompleteWhenItsTimeIsOver() throws Exception {
+        OnlineDdlWorkflow w = swappedWithWindow();
+        passed(REVERSE, OLD);
+        servers.shard(B).now = SWAPPED_AT.plusSeconds(61);
+        WorkflowStatus s = w.step(at(WorkflowState.REVERTIBLE));
+        assertThat(s.state()).isEqualTo(WorkflowState.COMPLETE);
+        assertThat(s.reason()).contains("is over", "the original tables are kept");
+        assertThat(servers.shard(A).lastTold()).isEqualTo("HANDED_OFF");
+    }
+
+    @Test
+    void aReleaseEndsTheWindowAndMayDropTheFollowers() throws Exception {
+        swappedWithWindow();
+        passed(REVERSE, OLD);
+        WorkflowStatus s = workflow("ddl.revert.window.ms", "60000", "ddl.revert.release", "true",
+                "ddl.revert.drop.on.release", "true").step(at(WorkflowState.REVERTIBLE));
+        assertThat(s.state()).isEqualTo(WorkflowState.COMPLETE);
+        assertThat(s.reason()).contains("released", "dropped (ddl.revert.drop.on.release): -80: " + OLD);
+        assertThat(servers.shard(B).dropped).containsExactly(OLD);
+    }
+
+    @Test
+    void aReverseStreamThatFailsEndsTheWindow() throws Exception {
+        OnlineDdlWorkflow w = swappedWithWindow();
+        passed(REVERSE, OLD);
+        servers.shard(A).failure = "a value does not fit the original's column";
+        WorkflowStatus s = w.step(at(WorkflowState.REVERTIBLE));
+        assertThat(s.state()).isEqualTo(WorkflowState.COMPLETE);
+        assertThat(s.reason()).contains("the reverse stream stopped on shard -80");
+    }
+
+    @Test
+    void aRevertSwapsTheOriginalsBackAndTheWindowThenEndsReverted() throws Exception {
+        swappedWithWindow();
+        passed(REVERSE, OLD);
+        OnlineDdlWorkflow w = workflow("ddl.revert.window.ms", "60000", "ddl.revert", "true");
+        WorkflowStatus s = w.step(at(WorkflowState.REVERTIBLE));
+        assertThat(s).isEqualTo(at(WorkflowState.REVERTING));
+        s = w.step(s);
+        assertThat(servers.attempted).last().isEqualTo(REVERSE + " [-80, 80-]");
+        assertThat(s.state()).isEqualTo(WorkflowState.REVERTIBLE);
+        assertThat(s.reason()).startsWith("swapped");
+        passed(FORWARD, "_orders_new"); // the appliers pass the revert's swap: the ALTERed table follows
+        s = w.step(s);
+        assertThat(s.reason()).startsWith("reverted: the original `orders` serves again");
+        s = workflow("ddl.revert.window.ms", "60000", "ddl.revert", "true", "ddl.revert.release", "true").step(s);
+        assertThat(s.state()).isEqualTo(WorkflowState.REVERTED);
+        assertThat(s.reason()).contains("the ALTERed tables are kept");
+    }
+
+    @Test
+    void aRevertWaitsWhileTheAppliersFollowDifferentDirections() throws Exception {
+        swappedWithWindow();
+        passed(REVERSE, OLD);
+        servers.shard(B).direction = null;
+        WorkflowStatus s = workflow("ddl.revert.window.ms", "60000", "ddl.revert", "true")
+                .step(at(WorkflowState.REVERTING));
+        assertThat(s.state()).isEqualTo(WorkflowState.REVERTIBLE);
+        assertThat(s.reason()).contains("waits for every shard's applier");
+    }
+
+    @Test
+    void aFailedRevertSwapKeepsTheWindowOpenAndGivesUpAtTheLimit() throws Exception {
+        swappedWithWindow();
+        passed(REVERSE, OLD);
+        servers.attempts.add("shard 80-: lock wait timeout");
+        OnlineDdlWorkflow w = workflow("ddl.revert.window.ms", "60000", "ddl.revert", "true");
+        WorkflowStatus s = w.step(at(WorkflowState.REVERTING));
+        assertThat(s.state()).isEqualTo(WorkflowState.REVERTIBLE);
+        assertThat(s.attempts()).isEqualTo(1);
+        assertThat(s.reason()).contains("attempt 1 did not swap (shard 80-: lock wait timeout)");
+        s = w.step(new WorkflowStatus(WorkflowState.REVERTING, null, 3, "shard 80-: lock wait timeout"));
+        assertThat(s.state()).isEqualTo(WorkflowState.REVERTIBLE);
+        assertThat(s.reason()).startsWith("the revert's swap failed 3 times");
+        assertThat(w.step(s)).isEqualTo(new WorkflowStatus(WorkflowState.REVERTIBLE, null, 3, s.reason()));
+    }
+
+    @Test
+    void aRevertChecksumMismatchEndsTheWindow() throws Exception {
+        swappedWithWindow();
+        passed(REVERSE, OLD);
+        servers.slices(REVERSE, A, new CutOverChecksum.Slice("row 3 differs", null));
+        WorkflowStatus s = workflow("ddl.revert.window.ms", "60000", "ddl.revert", "true")
+                .step(at(WorkflowState.REVERTING));
+        assertThat(s.state()).isEqualTo(WorkflowState.COMPLETE);
+        assertThat(s.reason()).contains("the revert is no longer possible");
+    }
+
+    // ---- cancel and the final states
+
+    @Test
+    void aCancelDropsTheGhostsAndRetiresTheAppliers() throws Exception {
+        started();
+        WorkflowStatus s = workflow().cancel(at(WorkflowState.CATCHING_UP));
+        assertThat(s.state()).isEqualTo(WorkflowState.CANCELLED);
+        assertThat(servers.copies.closed).isTrue();
+        for (FakeOnlineDdlServers.Shard shard : servers.shards.values()) {
+            assertThat(shard.tables).containsOnly(TABLE);
+            assertThat(shard.told).containsExactly("HANDED_OFF");
+            assertThat(shard.migrationForgotten).isTrue();
+        }
+    }
+
+    @Test
+    void aCancelInTheWindowEndsIt() throws Exception {
+        OnlineDdlWorkflow w = swappedWithWindow();
+        passed(REVERSE, OLD);
+        WorkflowStatus s = w.cancel(at(WorkflowState.REVERTIBLE));
+        assertThat(s.state()).isEqualTo(WorkflowState.COMPLETE);
+        assertThat(s.reason()).contains("cancelled the workflow");
+        assertThat(servers.shard(A).tables).contains(OLD);
+    }
+
+    @Test
+    void aFinalWorkflowHoldsNothing() throws Exception {
+        WorkflowStatus done = at(WorkflowState.COMPLETE);
+        assertThat(workflow().step(done)).isSameAs(done);
+        assertThat(servers.closed).isTrue();
+        assertThat(servers.copies.closed).isTrue();
+    }
+
+    @Test
+    void aServerThatRefusesTheConnectionFailsTheRound() {
+        servers.shard(A).down = new SQLException("Access denied for user 'vsc'", "28000", 1045);
+        assertThatThrownBy(() -> workflow().step(WorkflowStatus.START)).isInstanceOf(SQLException.class)
+                .hasMessageContaining("Access denied");
+    }
+
+    @Test
+    void theDiffComparesTheGhostOnlyWhileItStreams() throws Exception {
+        OnlineDdlWorkflow w = workflow();
+        assertThat(w.diffPlan(at(WorkflowState.COPYING)).refused()).contains("still being copied");
+        assertThat(w.diffPlan(at(WorkflowState.READY)).parts()).hasSize(2);
+        assertThat(w.diffPlan(at(WorkflowState.REVERTIBLE)).refused()).contains("swapped");
+    }
+}
