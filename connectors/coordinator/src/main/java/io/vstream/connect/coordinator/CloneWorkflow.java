@@ -5,12 +5,8 @@ import io.vstream.connect.core.position.Flavor;
 import io.vstream.connect.core.position.GtidPosition;
 import io.vstream.connect.core.position.MariadbGtid;
 import io.vstream.connect.core.position.MariadbGtidPosition;
-import io.vstream.connect.jdbc.ConsistentSnapshot;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
@@ -24,22 +20,24 @@ import org.slf4j.LoggerFactory;
  * replication from S and start it; verify it runs and catches up.
  * A failed step before the hand-off lets the applier run again and retries later; a restart resumes from the
  * persisted step, checking the target's replication state rather than assuming it. Touches the source (reads) and
- * the target (control row, replication).
+ * the target (control row, replication), through {@link CloneServers} (the task wires {@link JdbcCloneServers}).
  */
 final class CloneWorkflow implements Workflow {
     private static final Logger LOG = LoggerFactory.getLogger(CloneWorkflow.class);
 
     private final VStreamCoordinatorConnectorConfig config;
-    private final ApplierChannel applier;
+    private final CloneServers servers;
+    private final ApplierChannel applier; // the control row an on-demand diff holds
     private final String workflow;
     private StatusRecords.Progress progress = StatusRecords.Progress.NONE;
     private List<ShardStatus> shardStatuses = List.of();
     /** The tables the hand-off compared in this task (named in the COMPLETE status); null after a restart. */
     private List<String> checked;
 
-    CloneWorkflow(VStreamCoordinatorConnectorConfig config, String workflow) {
+    CloneWorkflow(VStreamCoordinatorConnectorConfig config, String workflow, CloneServers servers) {
         this.config = config;
         this.workflow = workflow;
+        this.servers = servers;
         this.applier = new ApplierChannel(config.stateDatabase(), config.applierStream());
     }
 
@@ -56,9 +54,7 @@ final class CloneWorkflow implements Workflow {
     /** Retires the applier (the target keeps what it has applied; replication is not set up). */
     @Override
     public WorkflowStatus cancel(WorkflowStatus status) throws SQLException {
-        try (Connection target = Servers.open(config.target())) {
-            applier.command(target, "HANDED_OFF", null);
-        }
+        servers.retireApplier();
         return new WorkflowStatus(WorkflowState.CANCELLED, null, status.attempts(), "cancelled by the operator");
     }
 
@@ -67,12 +63,12 @@ final class CloneWorkflow implements Workflow {
         if (status.state().isFinal()) {
             return status;
         }
-        try (Connection source = Servers.open(config.source()); Connection target = Servers.open(config.target())) {
-            List<ApplierChannel.Applied> applied = applier.applied(target);
-            measure(source, applied);
+        try (CloneServers.Round round = servers.open()) {
+            List<ApplierChannel.Applied> applied = round.applied();
+            measure(round.sourcePosition(), applied);
             switch (status.state()) {
                 case CREATED: {
-                    List<String> problems = ClonePreflight.check(source, target, config, !applied.isEmpty());
+                    List<String> problems = round.preflight(!applied.isEmpty());
                     if (!problems.isEmpty()) {
                         return status.failed("preflight: " + String.join("; ", problems));
                     }
@@ -85,15 +81,14 @@ final class CloneWorkflow implements Workflow {
                 case POSTPONED:
                     return watch(status, applied);
                 case CUTTING_OVER:
-                    return handoff(status, source, target, applied);
+                    return handoff(status, round);
                 default:
                     return status;
             }
         }
     }
 
-    private void measure(Connection source, List<ApplierChannel.Applied> applied) throws SQLException {
-        String src = Servers.string(source, "SELECT @@GLOBAL.gtid_binlog_pos");
+    private void measure(String src, List<ApplierChannel.Applied> applied) {
         String sourcePos = src == null ? null : "MariaDB/" + src;
         String appliedPos = applied.size() == 1 ? applied.get(0).position() : null;
         Integer copying = applied.size() == 1 ? tablesCopying(applied.get(0).copyState()) : null;
@@ -190,29 +185,29 @@ final class CloneWorkflow implements Workflow {
         return status.at(HandoffStep.PAUSE);
     }
 
-    private WorkflowStatus handoff(WorkflowStatus status, Connection source, Connection target,
-                                   List<ApplierChannel.Applied> applied) throws SQLException, InterruptedException {
+    private WorkflowStatus handoff(WorkflowStatus status, CloneServers.Round round)
+            throws SQLException, InterruptedException {
         HandoffStep step = status.step() == null ? HandoffStep.PAUSE : status.step();
         if (step == HandoffStep.REPLICATE || step == HandoffStep.VERIFY
-                || "HANDED_OFF".equals(applier.currentCommand(target)) && replicationConfigured(target)) {
-            return verify(status, source, target);
+                || "HANDED_OFF".equals(round.applierCommand()) && round.replicationConfigured()) {
+            return verify(status, round);
         }
         long t0 = System.nanoTime();
         // 1. pause the applier at its next transaction boundary
-        applier.command(target, "PAUSE", null);
-        ApplierChannel.Ack paused = awaitAck(target, "PAUSE", null);
+        round.tellApplier("PAUSE", null);
+        ApplierChannel.Ack paused = round.awaitAck("PAUSE", null);
         if (paused == null) {
-            return abort(target, status, "the applier did not pause within " + config.stopTimeout().toMillis() + " ms");
+            return abort(round, status, "the applier did not pause within " + config.stopTimeout().toMillis()
+                    + " ms");
         }
         LOG.info("Workflow {}: step 1 (pause) done at {} in {} ms", workflow, paused.position(), ms(t0));
         // 2. a consistent snapshot of the source at S; the applier runs to exactly S
-        try (Connection snapConn = Servers.open(config.source());
-             ConsistentSnapshot snap = ConsistentSnapshot.open(snapConn, Flavor.MARIADB, null)) {
+        try (CloneServers.Snapshot snap = round.snapshot()) {
             String s = snap.position().format();
-            applier.command(target, "STOP_AT", s);
-            ApplierChannel.Ack stopped = awaitAck(target, "STOP_AT", s);
+            round.tellApplier("STOP_AT", s);
+            ApplierChannel.Ack stopped = round.awaitAck("STOP_AT", s);
             if (stopped == null) {
-                return abort(target, status, "the applier did not reach " + s + " within "
+                return abort(round, status, "the applier did not reach " + s + " within "
                         + config.stopTimeout().toMillis() + " ms");
             }
             LOG.info("Workflow {}: step 2 (stop at the snapshot) done: the target holds exactly {} ({} ms)", workflow,
@@ -220,14 +215,13 @@ final class CloneWorkflow implements Workflow {
             // 3. checksum every table of the stream at S
             CloneComparison compared;
             try {
-                compared = CloneComparison.at(snap.connection(), target, StreamTables.read(target,
-                        config.stateDatabase(), config.applierStream()), config.applierStream());
+                compared = snap.compare();
             } catch (SQLException | RuntimeException e) {
-                applier.command(target, "RUN", null);
+                round.tellApplier("RUN", null);
                 throw e;
             }
             if (compared.problem() != null) {
-                applier.command(target, "RUN", null);
+                round.tellApplier("RUN", null);
                 return status.failed("checksum at " + s + ": " + compared.problem() + "; the applier keeps running;"
                         + " fix it, then restart the workflow (delete the coordinator's offsets)");
             }
@@ -237,70 +231,28 @@ final class CloneWorkflow implements Workflow {
             //    after it would put a GTID of the target's own into its binlog, which replication would then
             //    conflict with). Until replication starts nothing has replicated, so a failure lets the applier
             //    run again: the next attempt starts over.
-            applier.command(target, "HANDED_OFF", null);
+            round.tellApplier("HANDED_OFF", null);
             try {
-                configureReplication(target, snap.position(), compared.databases());
+                round.configureReplication(snap.position(), compared.databases());
             } catch (SQLException | RuntimeException e) {
-                applier.command(target, "RUN", null);
+                round.tellApplier("RUN", null);
                 LOG.warn("Workflow {}: step 4 (replicate) failed before replication started; the applier runs"
                         + " again: {}", workflow, e.toString());
                 throw e;
             }
-            try (Statement st = target.createStatement()) {
-                st.execute("START SLAVE");
-            }
+            round.startReplication();
             checked = compared.tables();
             LOG.info("Workflow {}: step 4 (replicate) done: the target replicates {} from {} ({} ms)", workflow,
                     compared.databases(), s, ms(t0));
         }
-        return verify(status.at(HandoffStep.VERIFY), source, target);
+        return verify(status.at(HandoffStep.VERIFY), round);
     }
 
-    private WorkflowStatus abort(Connection target, WorkflowStatus status, String why) throws SQLException {
-        applier.command(target, "RUN", null);
+    private WorkflowStatus abort(CloneServers.Round round, WorkflowStatus status, String why) throws SQLException {
+        round.tellApplier("RUN", null);
         LOG.warn("Workflow {}: hand-off attempt {} aborted: {}; the applier runs again, retrying later", workflow,
                 status.attempts() + 1, why);
         return status.retry(why);
-    }
-
-    private ApplierChannel.Ack awaitAck(Connection target, String command, String position)
-            throws SQLException, InterruptedException {
-        return applier.awaitAck(target, command, position, config.stopTimeout());
-    }
-
-    /**
-     * Makes the target a GTID replica of the source from {@code s} (MariaDB: gtid_slave_pos + slave_pos), limited to
-     * {@code databases}, without starting it.
-     */
-    private void configureReplication(Connection target, GtidPosition s, List<String> databases) throws SQLException {
-        VStreamCoordinatorConnectorConfig.Endpoint repl = config.replication();
-        try (Statement st = target.createStatement()) {
-            st.execute("STOP SLAVE");
-            String own = Servers.string(target, "SELECT @@GLOBAL.gtid_binlog_pos");
-            if (own != null && !own.isEmpty()) {
-                // the target's own binlog would conflict with the source's GTIDs (ERROR 1947); it is a fresh clone
-                LOG.info("Workflow {}: RESET MASTER on the target (its own binlog held {})", workflow, own);
-                st.execute("RESET MASTER");
-            }
-            st.execute("SET GLOBAL gtid_slave_pos = '" + s.serverFormat().replace("'", "") + "'");
-            // replicate only what the clone holds: the stream's databases (other databases of the source would
-            // fail on a target that does not have them)
-            try (PreparedStatement ps = target.prepareStatement("SET GLOBAL replicate_wild_do_table = ?")) {
-                ps.setString(1, wildDoTable(databases));
-                ps.execute();
-            }
-            // with TLS to the source, the replication channel is encrypted too; its check of the source's
-            // certificate is the target's own (MASTER_SSL_CA on the target's host: docs/clone.md)
-            try (PreparedStatement ps = target.prepareStatement("CHANGE MASTER TO MASTER_HOST = ?, MASTER_PORT = ?,"
-                    + " MASTER_USER = ?, MASTER_PASSWORD = ?, MASTER_USE_GTID = slave_pos"
-                    + (repl.tls().enabled() ? ", MASTER_SSL = 1" : ""))) {
-                ps.setString(1, repl.host());
-                ps.setInt(2, repl.port());
-                ps.setString(3, repl.user());
-                ps.setString(4, repl.password() == null ? "" : repl.password().value());
-                ps.execute();
-            }
-        }
     }
 
     /**
@@ -319,44 +271,33 @@ final class CloneWorkflow implements Workflow {
         return String.join(",", patterns);
     }
 
-    private static boolean replicationConfigured(Connection target) throws SQLException {
-        try (Statement st = target.createStatement(); ResultSet rs = st.executeQuery("SHOW SLAVE STATUS")) {
-            return rs.next() && rs.getString("Master_Host") != null && !rs.getString("Master_Host").isEmpty();
-        }
-    }
-
     /** 5. Replication runs and has caught up with the source position read now. */
-    private WorkflowStatus verify(WorkflowStatus status, Connection source, Connection target)
+    private WorkflowStatus verify(WorkflowStatus status, CloneServers.Round round)
             throws SQLException, InterruptedException {
-        GtidPosition wanted = GtidPosition.parse(Flavor.MARIADB, Servers.string(source,
-                "SELECT @@GLOBAL.gtid_binlog_pos"));
+        GtidPosition wanted = GtidPosition.parse(Flavor.MARIADB, round.sourcePosition());
         long deadline = System.nanoTime() + config.stopTimeout().toNanos();
         String last = "";
         boolean started = false;
         while (System.nanoTime() < deadline) {
-            try (Statement st = target.createStatement(); ResultSet rs = st.executeQuery("SHOW SLAVE STATUS")) {
-                if (rs.next()) {
-                    String io = rs.getString("Slave_IO_Running");
-                    String sql = rs.getString("Slave_SQL_Running");
-                    String err = rs.getString("Last_Error");
-                    String ioErr = rs.getString("Last_IO_Error");
-                    last = "IO " + io + ", SQL " + sql + (err == null || err.isEmpty() ? "" : ", error: " + err)
-                            + (ioErr == null || ioErr.isEmpty() ? "" : ", IO error: " + ioErr);
-                    if ("No".equals(sql) && err != null && !err.isEmpty()) {
-                        return status.failed("native replication stopped: " + err);
-                    }
-                    if ("No".equals(io) && "No".equals(sql) && !started) {
-                        // configured and handed off, but not started (a coordinator stopped between the two)
-                        LOG.info("Workflow {}: replication is configured but not running; starting it", workflow);
-                        try (Statement start = target.createStatement()) {
-                            start.execute("START SLAVE");
-                        }
-                        started = true;
-                    }
+            CloneServers.Replica replica = round.replica();
+            if (replica != null) {
+                String io = replica.io();
+                String sql = replica.sql();
+                String err = replica.error();
+                String ioErr = replica.ioError();
+                last = "IO " + io + ", SQL " + sql + (err == null || err.isEmpty() ? "" : ", error: " + err)
+                        + (ioErr == null || ioErr.isEmpty() ? "" : ", IO error: " + ioErr);
+                if ("No".equals(sql) && err != null && !err.isEmpty()) {
+                    return status.failed("native replication stopped: " + err);
+                }
+                if ("No".equals(io) && "No".equals(sql) && !started) {
+                    // configured and handed off, but not started (a coordinator stopped between the two)
+                    LOG.info("Workflow {}: replication is configured but not running; starting it", workflow);
+                    round.startReplication();
+                    started = true;
                 }
             }
-            GtidPosition slavePos = GtidPosition.parse(Flavor.MARIADB, Servers.string(target,
-                    "SELECT @@GLOBAL.gtid_slave_pos"));
+            GtidPosition slavePos = GtidPosition.parse(Flavor.MARIADB, round.replicaPosition());
             if (slavePos.contains(wanted) && last.startsWith("IO Yes, SQL Yes")) {
                 LOG.info("Workflow {}: step 5 (verify) done: the target replicates and has reached {}; complete",
                         workflow, wanted);

@@ -60,7 +60,7 @@ public class VStreamCoordinatorTask extends SourceTask {
             case ONLINE_DDL -> new OnlineDdlWorkflow(config, workflowName,
                     new JdbcOnlineDdlServers(config, workflowName));
             case RESHARD -> new ReshardWorkflow(config, workflowName);
-            case CLONE -> new CloneWorkflow(config, workflowName);
+            case CLONE -> new CloneWorkflow(config, workflowName, new JdbcCloneServers(config, workflowName));
         };
         String definition = WorkflowDefinition.of(config);
         records = new StatusRecords(config.statusTopic(), workflowName, workflow.type().label(), definition);
