@@ -59,7 +59,7 @@ public class VStreamCoordinatorTask extends SourceTask {
         workflow = switch (config.workflowType()) {
             case ONLINE_DDL -> new OnlineDdlWorkflow(config, workflowName,
                     new JdbcOnlineDdlServers(config, workflowName));
-            case RESHARD -> new ReshardWorkflow(config, workflowName);
+            case RESHARD -> new ReshardWorkflow(config, workflowName, new JdbcReshardServers(config));
             case CLONE -> new CloneWorkflow(config, workflowName, new JdbcCloneServers(config, workflowName));
         };
         String definition = WorkflowDefinition.of(config);

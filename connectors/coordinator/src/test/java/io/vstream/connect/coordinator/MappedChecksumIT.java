@@ -98,7 +98,7 @@ class MappedChecksumIT {
             }
             ps.executeBatch();
         }
-        ReshardWorkflow.ShareFilter filter = new ReshardWorkflow.ShareFilter("id", hash, low);
+        ReshardDiff.ShareFilter filter = new ReshardDiff.ShareFilter("id", hash, low);
         try (Connection src = oldShard.connect(db); Connection tgt = newShard.connect(db)) {
             MappedChecksum sum = MappedChecksum.prepareSame(src, db, "t", tgt, db, "t", 1000).filtered(filter);
             assertThat(sum.compareUntil(src, tgt, Long.MAX_VALUE)).isNull();
