@@ -27,7 +27,8 @@ final class CutOverRunner {
 
     /** Returns {@code null} when every shard swapped, else why not (the original tables are in place). */
     static String run(OnlineDdlCutOver workflow, VStreamCoordinatorConnectorConfig config,
-                      Map<String, VStreamCoordinatorConnectorConfig.Endpoint> shards, String name) throws SQLException, InterruptedException {
+                      Map<String, VStreamCoordinatorConnectorConfig.Endpoint> shards, String name)
+            throws SQLException, InterruptedException {
         List<Connection> opened = java.util.Collections.synchronizedList(new ArrayList<>());
         java.util.concurrent.atomic.AtomicBoolean crashed = new java.util.concurrent.atomic.AtomicBoolean();
         List<MultiShardCutOver.Shard> list = new ArrayList<>();

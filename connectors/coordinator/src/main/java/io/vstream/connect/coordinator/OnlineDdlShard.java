@@ -11,18 +11,18 @@ import java.util.List;
 
 /**
  * One shard of an online DDL as its workflow, cut-over and revert window read and change it, at the level a
- * transition reads (the preflight's problems, the applier's applied rows, whether a table exists, ...): one connection's
- * worth, closed after use ({@link OnlineDdlServers#open}) or kept for the rounds ({@link OnlineDdlServers#round}).
+ * transition reads (the preflight's problems, the applier's applied rows, whether a table exists, ...): one
+ * connection's worth, closed after use ({@link OnlineDdlServers#open}) or kept for the rounds ({@link OnlineDdlServers#round}).
  * {@link JdbcOnlineDdlShard} runs it on the shard's server; unit tests give the workflow fakes.
  */
 interface OnlineDdlShard extends AutoCloseable {
-    /** Why the migration cannot run on this shard (grants, the table and the ALTER, connection headroom); empty: none. */
+    /** Why the migration cannot run on this shard (grants, the table and the ALTER, connection room); empty: none. */
     List<String> preflight() throws SQLException;
 
     /** Validates the ALTER and creates the ghost table (the server parses it); the plan it made. */
     AlterPlan analyze() throws SQLException, AlterRefusedException;
 
-    /** Stores the reverse and forward direction plans of a revert window (or, when the ALTER cannot be reverted, none). */
+    /** Stores a revert window's reverse and forward direction plans (none when the ALTER cannot be reverted). */
     void saveRevertPlan(AlterPlan plan) throws SQLException;
 
     /** Takes the ghost's keys out to be built after the server copy; the keys taken out. */

@@ -116,7 +116,8 @@ final class ReshardProgress {
         progress = new StatusRecords.Progress(src.toString(), appliedText.toString(), lag, copying,
                 rows == null ? null : rows.rowsCopied(), rows == null ? null : rows.rowsTotal(),
                 rows == null ? null : rows.percent(), rows == null || rows.rowsPerSecond() == null ? null
-                        : Math.round(rows.rowsPerSecond() * 10) / 10.0, rows == null ? null : rows.etaMs(), null, lagMs);
+                        : Math.round(rows.rowsPerSecond() * 10) / 10.0, rows == null ? null : rows.etaMs(), null,
+                lagMs);
     }
 
     /**

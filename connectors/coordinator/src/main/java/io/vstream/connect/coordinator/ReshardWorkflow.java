@@ -24,8 +24,8 @@ import org.slf4j.LoggerFactory;
  * Every step is idempotent and a restart resumes it: a journal already written on any shard is reused as is, so the
  * positions it records never change. A wait that times out makes the old shards writable again and retries later.
  * Touches the old shards (read_only, journal) and the new shards (journal, the applier's control row), through
- * {@link ReshardServers} (the task wires {@link JdbcReshardServers}); what a round measured is {@link ReshardProgress}'s,
- * what a diff compares {@link ReshardDiff}'s.
+ * {@link ReshardServers} (the task wires {@link JdbcReshardServers}); what a round measured is
+ * {@link ReshardProgress}'s, what a diff compares {@link ReshardDiff}'s.
  */
 final class ReshardWorkflow implements Workflow {
     private static final Logger LOG = LoggerFactory.getLogger(ReshardWorkflow.class);
