@@ -6,10 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.vstream.connect.core.event.TopicNames;
-import io.vstream.connect.quickstart.ConnectRest;
-import io.vstream.connect.quickstart.ConnectWorker;
-import io.vstream.connect.quickstart.KafkaBroker;
-import io.vstream.connect.quickstart.KafkaClasspath;
+import io.vstream.connect.local.ConnectRest;
+import io.vstream.connect.local.ConnectWorker;
+import io.vstream.connect.local.KafkaBroker;
+import io.vstream.connect.local.KafkaClasspath;
 import io.vstream.connect.testsupport.connect.TopicReader;
 import io.vstream.connect.testsupport.db.MariaDbServer;
 import io.vstream.connect.testsupport.db.MariaDbShards;

@@ -1,5 +1,7 @@
 package io.vstream.connect.quickstart;
 
+import io.vstream.connect.local.ManagedProcess;
+import io.vstream.connect.local.Sleeper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

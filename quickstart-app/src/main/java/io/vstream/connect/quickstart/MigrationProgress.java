@@ -1,6 +1,8 @@
 package io.vstream.connect.quickstart;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.vstream.connect.local.ConnectRest;
+import io.vstream.connect.local.Sleeper;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;

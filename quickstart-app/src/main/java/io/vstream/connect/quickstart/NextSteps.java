@@ -1,6 +1,7 @@
 package io.vstream.connect.quickstart;
 
 import io.vstream.connect.core.event.TopicNames;
+import io.vstream.connect.local.KafkaClasspath;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

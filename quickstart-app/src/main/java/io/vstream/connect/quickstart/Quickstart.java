@@ -2,6 +2,12 @@ package io.vstream.connect.quickstart;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.vstream.connect.core.event.TopicNames;
+import io.vstream.connect.local.ConnectRest;
+import io.vstream.connect.local.ConnectWorker;
+import io.vstream.connect.local.KafkaBroker;
+import io.vstream.connect.local.KafkaClasspath;
+import io.vstream.connect.local.ManagedProcess;
+import io.vstream.connect.local.Sleeper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -2,6 +2,7 @@ package io.vstream.connect.quickstart;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.vstream.connect.local.Sleeper;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;

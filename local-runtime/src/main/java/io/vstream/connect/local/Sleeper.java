@@ -1,11 +1,11 @@
-package io.vstream.connect.quickstart;
+package io.vstream.connect.local;
 
 /** Sleeps, turning an interrupt (Ctrl-C while waiting) into an exception that ends the current step. */
-final class Sleeper {
+public final class Sleeper {
     private Sleeper() {
     }
 
-    static void sleep(long millis) {
+    public static void sleep(long millis) {
         try {
             Thread.sleep(millis);
         } catch (InterruptedException e) {

@@ -1,4 +1,4 @@
-package io.vstream.connect.quickstart;
+package io.vstream.connect.local;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -14,9 +14,10 @@ import java.util.zip.ZipFile;
 
 /**
  * The classpath of the Kafka processes (broker, Connect worker, console tools): Kafka's and Connect's jars and their
- * dependencies from the local Maven repository, as the build of this module resolved them (the resource
- * {@code worker.classpath}). It holds none of our classes: the worker gets our plugins only from {@code plugin.path}.
- * Reads files; starts nothing.
+ * dependencies from the local Maven repository, as the build of the quickstart module resolved them (the resource
+ * {@code io/vstream/connect/local/worker.classpath} of its jar, which the quickstart and the tests that start Kafka as
+ * processes have on their classpath). It holds none of our classes: the worker gets our plugins only from
+ * {@code plugin.path}. Reads files; starts nothing.
  */
 public final class KafkaClasspath {
     static final String RESOURCE = "worker.classpath";

@@ -1,4 +1,4 @@
-package io.vstream.connect.quickstart;
+package io.vstream.connect.local;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,4 +1,4 @@
-package io.vstream.connect.quickstart;
+package io.vstream.connect.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
