@@ -108,7 +108,7 @@ final class DdlScenario {
                 + " target.binlog=on (ghost mode binlogs the ghost's writes in any case, as pt-osc's are);"
                 + " JsonConverter with schemas. Timed from the first deploy to the ts_ms of the coordinator's status"
                 + " record with state COMPLETE";
-        String log = "the Connect worker process's log, bench/target/work/kafka-" + cluster + "/logs/connect.log";
+        String log = "the Connect worker process's log, bench/target/work/kafka-" + cluster + "/worker/connect.log";
         if (alter.instant()) {
             settings.put("us", connectors + ". The coordinator asks the server whether the ALTER can run with"
                     + " ALGORITHM=INSTANT (on an empty probe copy of the table) and then runs it on the shard: no"

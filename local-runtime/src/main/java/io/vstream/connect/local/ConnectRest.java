@@ -90,8 +90,14 @@ public final class ConnectRest {
                 + " s: " + last);
     }
 
+    /** {@code DELETE /connectors/{name}}; a connector that is not there is no error. */
     public void delete(String name) {
-        retrying(HttpRequest.newBuilder(URI.create(url + "/connectors/" + name)).DELETE(), Duration.ofSeconds(30));
+        HttpResponse<String> r = retrying(HttpRequest.newBuilder(URI.create(url + "/connectors/" + name)).DELETE(),
+                Duration.ofSeconds(30));
+        if (r.statusCode() / 100 != 2 && r.statusCode() != 404) {
+            throw new IllegalStateException("DELETE /connectors/" + name + " answered " + r.statusCode() + ": "
+                    + r.body());
+        }
     }
 
     private JsonNode getJson(String path) {

@@ -1,8 +1,5 @@
 package io.vstream.connect.local;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -11,7 +8,8 @@ import java.util.List;
 /**
  * A Kafka Connect distributed worker in its own JVM ({@code ConnectDistributed}), with Kafka's classpath only and our
  * plugins from {@code plugin.path} ({@code plugin.discovery=service_load}), a {@code FileConfigProvider} for the
- * secrets file, and the REST API on 127.0.0.1. Starts it and waits until the REST API answers. Touches only its own
+ * secrets file, and the REST API on 127.0.0.1. Starts it and waits until the REST API answers; after its process
+ * died (a {@link #kill}), starts it again with the same properties, logging to a new file. Touches only its own
  * process and directory.
  */
 public final class ConnectWorker {
@@ -25,7 +23,9 @@ public final class ConnectWorker {
     private final boolean dieWithThisJvm;
     private ManagedProcess process;
     private List<String> jvmOptions = List.of();
-    private final java.util.Map<String, String> extraProperties = new java.util.LinkedHashMap<>();
+    private final ProcessOverrides overrides = new ProcessOverrides();
+    private final List<Path> logFiles = new ArrayList<>();
+    private int starts;
 
     /** {@code pidDir} may be null (no pid file); {@code dieWithThisJvm}: see {@link ManagedProcess}. */
     public ConnectWorker(Path dir, int restPort, String bootstrapServers, Path pluginPath, Path secretsDir,
@@ -48,16 +48,39 @@ public final class ConnectWorker {
 
     /** One more worker property (e.g. {@code exactly.once.source.support=enabled}); before start. */
     public ConnectWorker property(String key, String value) {
-        extraProperties.put(key, value);
+        overrides.property(key, value);
         return this;
+    }
+
+    /**
+     * What the caller changes of the worker's defaults (768 MB, {@link #jvmOptions}, the serial collector, log4j2; its
+     * properties).
+     */
+    public ProcessOverrides overrides() {
+        return overrides;
     }
 
     public String restUrl() {
         return "http://127.0.0.1:" + restPort;
     }
 
+    /** The log of its current (or next) process: {@code connect.log}, after a restart {@code connect-restart<n>.log}. */
     public Path logFile() {
-        return dir.resolve("connect.log");
+        return dir.resolve(starts <= 1 ? "connect.log" : "connect-restart" + (starts - 1) + ".log");
+    }
+
+    /** Every log its processes wrote, restarts included. */
+    public List<Path> logFiles() {
+        return List.copyOf(logFiles);
+    }
+
+    /** The {@code worker_id} Connect's statuses give this worker (its advertised REST listener). */
+    public String workerId() {
+        return "127.0.0.1:" + restPort;
+    }
+
+    public boolean isAlive() {
+        return process != null && process.isAlive();
     }
 
     public ManagedProcess process() {
@@ -66,9 +89,15 @@ public final class ConnectWorker {
 
     /** Starts the worker and waits until its REST API lists the connectors (the worker has joined its group). */
     public ConnectRest start(Duration timeout) {
+        if (isAlive()) {
+            throw new IllegalStateException("The Connect worker " + restUrl() + " is still running (" + process + ")");
+        }
         Path config = writeConfig();
         Path log4j = KafkaClasspath.writeLogConfig(dir);
-        process = ManagedProcess.start("connect", classpath.javaCommand("768m", jvmOptions, log4j,
+        starts++;
+        logFiles.add(logFile());
+        process = ManagedProcess.start("connect", overrides.javaCommand(classpath,
+                        KafkaClasspath.defaultJvmOptions("768m", jvmOptions, log4j),
                         "org.apache.kafka.connect.cli.ConnectDistributed", config.toString()), logFile(), pidDir,
                 dieWithThisJvm);
         ConnectRest rest = new ConnectRest(restUrl());
@@ -84,6 +113,13 @@ public final class ConnectWorker {
         return rest;
     }
 
+    /** SIGKILL (no shutdown, no offset flush, no leaving the group: a crashed machine); {@link #start} again. */
+    public void kill() {
+        if (isAlive()) {
+            process.kill();
+        }
+    }
+
     public void stop() {
         if (process != null) {
             process.stop(Duration.ofSeconds(30));
@@ -91,9 +127,8 @@ public final class ConnectWorker {
     }
 
     private Path writeConfig() {
-        Path file = dir.resolve("worker.properties");
-        List<String> lines = new ArrayList<>(List.of(
-                "# a one-worker Connect cluster for the quickstart",
+        return overrides.writeProperties(dir.resolve("worker.properties"), List.of(
+                "# a Connect worker on this machine",
                 "bootstrap.servers=" + bootstrapServers,
                 "group.id=vstream-quickstart",
                 "listeners=http://127.0.0.1:" + restPort,
@@ -123,14 +158,5 @@ public final class ConnectWorker {
                 "config.providers=file",
                 "config.providers.file.class=org.apache.kafka.common.config.provider.FileConfigProvider",
                 "config.providers.file.param.allowed.paths=" + secretsDir));
-        extraProperties.forEach((k, v) -> lines.add(k + "=" + v));
-        lines.add("");
-        try {
-            Files.createDirectories(dir);
-            Files.writeString(file, String.join("\n", lines));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return file;
     }
 }

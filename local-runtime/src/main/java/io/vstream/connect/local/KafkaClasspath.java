@@ -53,6 +53,11 @@ public final class KafkaClasspath {
         return new KafkaClasspath(entries);
     }
 
+    /** A classpath of these entries (e.g. the jars of a lib directory); unchecked. */
+    public static KafkaClasspath of(List<Path> entries) {
+        return new KafkaClasspath(entries);
+    }
+
     public List<Path> entries() {
         return entries;
     }
@@ -104,21 +109,25 @@ public final class KafkaClasspath {
         return file;
     }
 
-    /** A {@code java} command line for {@code mainClass} with this classpath. */
-    public List<String> javaCommand(String heap, Path log4jConfig, String mainClass, String... args) {
-        return javaCommand(heap, List.of(), log4jConfig, mainClass, args);
+    /**
+     * The launchers' JVM options: a heap of {@code heap}, {@code more} (a {@code -javaagent:}), the serial collector,
+     * headless, log4j2 configured by {@code log4jConfig}.
+     */
+    public static List<String> defaultJvmOptions(String heap, List<String> more, Path log4jConfig) {
+        List<String> options = new ArrayList<>();
+        options.add("-Xmx" + heap);
+        options.addAll(more);
+        options.add("-XX:+UseSerialGC");
+        options.add("-Djava.awt.headless=true");
+        options.add("-Dlog4j2.configurationFile=" + log4jConfig);
+        return options;
     }
 
-    /** As {@link #javaCommand(String, Path, String, String...)}, with more JVM options (a {@code -javaagent:}). */
-    public List<String> javaCommand(String heap, List<String> jvmOptions, Path log4jConfig, String mainClass,
-                                    String... args) {
+    /** A {@code java} command line for {@code mainClass} with this classpath and exactly these JVM options. */
+    public List<String> javaCommand(List<String> jvmOptions, String mainClass, String... args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current().info().command().orElse("java"));
-        cmd.add("-Xmx" + heap);
         cmd.addAll(jvmOptions);
-        cmd.add("-XX:+UseSerialGC");
-        cmd.add("-Djava.awt.headless=true");
-        cmd.add("-Dlog4j2.configurationFile=" + log4jConfig);
         cmd.add("-cp");
         cmd.add(asArgument());
         cmd.add(mainClass);

@@ -155,6 +155,22 @@ public final class ManagedProcess {
         }
     }
 
+    /** SIGKILL (no shutdown: a crash), waiting until the process is gone; fails if it is still there after 30 s. */
+    public void kill() {
+        process.destroyForcibly();
+        try {
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                throw new IllegalStateException(this + " did not die of SIGKILL");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while killing " + this, e);
+        }
+        if (watchdog != null) {
+            watchdog.destroy();
+        }
+    }
+
     /** The last {@code lines} lines of the log. */
     public String logTail(int lines) {
         try {
