@@ -117,6 +117,26 @@ public final class ManagedProcess {
         return process.isAlive();
     }
 
+    /** The exit code of a process that has ended. */
+    public int exitCode() {
+        return process.exitValue();
+    }
+
+    /** The process, for a reaper at this JVM's exit. */
+    ProcessHandle handle() {
+        return process.toHandle();
+    }
+
+    /** Waits up to {@code timeout} for the process to end (e.g. after a {@code SHUTDOWN}); true if it has. */
+    public boolean awaitExit(Duration timeout) {
+        try {
+            return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
     public Path logFile() {
         return logFile;
     }

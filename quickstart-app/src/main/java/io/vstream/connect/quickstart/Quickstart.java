@@ -242,7 +242,7 @@ public final class Quickstart {
             p.awaitSuccess(Duration.ofSeconds(60));
         }
         for (MariaDbShard s : shards) {
-            s.start(Duration.ofSeconds(30));
+            s.start();
         }
         String version = "?";
         try (Connection c = shards.get(0).connect(""); Statement st = c.createStatement();

@@ -1,6 +1,9 @@
 package io.vstream.connect.testsupport.db;
 
 import io.vstream.connect.core.sql.SqlIdentifiers;
+import io.vstream.connect.local.DataDirFiles;
+import io.vstream.connect.local.MariaDbConfig;
+import io.vstream.connect.local.MariaDbProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -23,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * One test MariaDB server: a {@code mariadbd} process with its own datadir, TCP port on 127.0.0.1 and
  * {@code server_id}, binlog ROW/FULL with strict GTIDs, user {@code root} without password. Gives JDBC
  * access, per-test databases, restart/kill for crash tests and native GTID replication from another test
- * server. Created by {@link MariaDbShards}; touches only its own {@code mariadbd}.
+ * server. Created by {@link MariaDbShards}; its process is local-runtime's {@link MariaDbProcess}; touches only its
+ * own {@code mariadbd}.
  */
 public final class MariaDbServer implements AutoCloseable {
 
@@ -33,15 +37,15 @@ public final class MariaDbServer implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(MariaDbServer.class);
     private static final int PORT_ATTEMPTS = 3;
-    private static final Set<String> KEPT_ON_CLOSE = Set.of(MariaDbProcess.LOG_FILE, ServerConfig.FILE_NAME);
+    private static final Set<String> KEPT_ON_CLOSE = Set.of(MariaDbConfig.LOG_FILE, MariaDbConfig.FILE_NAME);
 
     private final String name;
     private final MariaDbProcess process;
     private final boolean keepData;
-    private volatile ServerConfig config;
+    private volatile MariaDbConfig config;
     private boolean startedOnce;
 
-    MariaDbServer(String name, ServerConfig config, MariaDbProcess process, boolean keepData) {
+    MariaDbServer(String name, MariaDbConfig config, MariaDbProcess process, boolean keepData) {
         this.name = name;
         this.config = config;
         this.process = process;

@@ -1,5 +1,9 @@
 package io.vstream.connect.testsupport.db;
 
+import io.vstream.connect.local.DataDirTemplate;
+import io.vstream.connect.local.MariaDbBinaries;
+import io.vstream.connect.local.MariaDbConfig;
+import io.vstream.connect.local.MariaDbProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -22,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * starts in {@code beforeAll}; {@code MariaDbShards.start(2)} starts at once), or use
  * {@link #start()}/{@link #close()} directly for a suite or a benchmark. Datadirs live under
  * {@code target/mariadb/<name>-<n>-<random>} of the working directory (the module under Maven); touches only
- * the servers it started.
+ * the servers it started. The servers are launched by local-runtime ({@link MariaDbProcess}, {@link MariaDbConfig},
+ * {@link DataDirTemplate}), as the quickstart's shards are.
  */
 public final class MariaDbShards implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AutoCloseable {
 
@@ -180,10 +185,10 @@ public final class MariaDbShards implements BeforeAllCallback, AfterAllCallback,
         } catch (IOException e) {
             throw new UncheckedIOException("Could not prepare the datadir " + datadir, e);
         }
-        ServerConfig config = new ServerConfig(datadir, socketPath(datadir), MariaDbServer.freePort(),
+        MariaDbConfig config = MariaDbConfig.inDatadir(datadir, socketPath(datadir), MariaDbServer.freePort(),
                 ServerIds.next(), gtidDomainId, maxConnections, extraConfig);
         MariaDbServer server = new MariaDbServer(serverName, config,
-                new MariaDbProcess(serverName, binaries.mariadbd, datadir), keepData);
+                new MariaDbProcess(serverName, binaries.mariadbd(), config, null, true), keepData);
         try {
             server.start();
         } catch (RuntimeException e) {

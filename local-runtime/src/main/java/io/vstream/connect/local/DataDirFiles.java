@@ -1,4 +1,4 @@
-package io.vstream.connect.testsupport.db;
+package io.vstream.connect.local;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -15,7 +15,7 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 /** Small file helpers for datadirs: recursive copy, recursive delete, pruning, log tails. Touches no server. */
-final class DataDirFiles {
+public final class DataDirFiles {
 
     private DataDirFiles() {
     }
@@ -37,7 +37,7 @@ final class DataDirFiles {
     }
 
     /** Deletes everything under {@code dir} except the named top-level files; deletes nothing if it is absent. */
-    static void deleteAllExcept(Path dir, Set<String> keep) {
+    public static void deleteAllExcept(Path dir, Set<String> keep) {
         if (!Files.isDirectory(dir)) {
             return;
         }

@@ -1,25 +1,26 @@
-package io.vstream.connect.testsupport.db;
+package io.vstream.connect.local;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The operating-system side of one test server: launches {@code mariadbd --defaults-file=...} with its
- * stderr appended to a log in the datadir, waits until it accepts a JDBC connection, shuts it down with the
- * {@code SHUTDOWN} statement (SIGKILL as the fallback) or SIGKILLs it for crash tests. Touches only its
- * own {@code mariadbd}.
+ * The operating-system side of one local {@code mariadbd}: launches {@code mariadbd --defaults-file=...} (a
+ * {@link ManagedProcess}: its own session, its output appended to its log, a pid file when asked), waits until it
+ * accepts a JDBC connection, shuts it down with the {@code SHUTDOWN} statement (SIGKILL as the fallback) or SIGKILLs
+ * it for crash tests. A server that ends with this JVM has a watchdog and is killed at the JVM's exit
+ * ({@link ProcessGuard}); one that outlives it (the quickstart's {@code --keep}) has neither. The caller's JDBC driver
+ * connects. Touches only its own {@code mariadbd}.
  */
-final class MariaDbProcess {
+public final class MariaDbProcess {
 
-    static final String LOG_FILE = "mariadbd.log";
     private static final Logger LOG = LoggerFactory.getLogger(MariaDbProcess.class);
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
@@ -29,47 +30,49 @@ final class MariaDbProcess {
     private final Path mariadbd;
     private final Path configFile;
     private final Path logFile;
-    private final Path datadir;
-    private Process process;
-    private Process watchdog;
+    private final Path pidDir;
+    private final boolean endsWithThisJvm;
+    private ManagedProcess process;
     private boolean shutdownRequested;
 
-    MariaDbProcess(String name, Path mariadbd, Path datadir) {
+    /**
+     * @param name            the server's name (its pid file's, {@code <name>.pid})
+     * @param pidDir          where its pid file goes, or null for none
+     * @param endsWithThisJvm whether a watchdog and a shutdown hook end it with this JVM
+     */
+    public MariaDbProcess(String name, Path mariadbd, MariaDbConfig config, Path pidDir, boolean endsWithThisJvm) {
         this.name = name;
         this.mariadbd = mariadbd;
-        this.datadir = datadir;
-        this.configFile = datadir.resolve(ServerConfig.FILE_NAME);
-        this.logFile = datadir.resolve(LOG_FILE);
+        this.configFile = config.file();
+        this.logFile = config.logFile();
+        this.pidDir = pidDir;
+        this.endsWithThisJvm = endsWithThisJvm;
     }
 
-    Path logFile() {
+    public Path logFile() {
         return logFile;
     }
 
-    synchronized boolean isRunning() {
+    public synchronized boolean isRunning() {
         return process != null && process.isAlive();
     }
 
-    synchronized long pid() {
+    public synchronized long pid() {
         return process == null ? -1 : process.pid();
     }
 
     /** Starts the server and returns once {@code probeUrl} accepts a connection. */
-    synchronized void start(String probeUrl) {
+    public synchronized void start(String probeUrl) {
         if (isRunning()) {
             throw new IllegalStateException("mariadbd " + name + " is already running (pid " + process.pid() + ")");
         }
         long started = System.nanoTime();
         shutdownRequested = false;
-        try {
-            process = new ProcessBuilder(mariadbd.toString(), "--defaults-file=" + configFile)
-                    .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
-                    .start();
-        } catch (IOException e) {
-            throw new IllegalStateException("Could not launch " + mariadbd + " for " + name + ": " + e.getMessage(), e);
+        process = ManagedProcess.start(name, List.of(mariadbd.toString(), "--defaults-file=" + configFile), logFile,
+                pidDir, endsWithThisJvm);
+        if (endsWithThisJvm) {
+            ProcessGuard.guard(process);
         }
-        watchdog = ProcessGuard.guard(process, datadir);
         awaitReady(probeUrl, started);
         LOG.info("Started mariadbd {} (pid {}) in {} ms", name, process.pid(),
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
@@ -80,8 +83,8 @@ final class MariaDbProcess {
         SQLException last = null;
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
-                ProcessGuard.release(process, watchdog);
-                throw new MariaDbStartupException("mariadbd " + name + " exited with code " + process.exitValue()
+                release();
+                throw new MariaDbStartupException("mariadbd " + name + " exited with code " + process.exitCode()
                         + " while starting; log " + logFile + ":\n" + logTail(), logTail());
             }
             try (Connection probe = DriverManager.getConnection(probeUrl)) {
@@ -91,7 +94,7 @@ final class MariaDbProcess {
             } catch (SQLException e) {
                 last = e;
             }
-            sleep(50);
+            Sleeper.sleep(50);
         }
         killNow();
         throw new MariaDbStartupException("mariadbd " + name + " did not accept connections within "
@@ -100,71 +103,57 @@ final class MariaDbProcess {
     }
 
     /** Asks the server to shut down without waiting; harmless when it is not running. */
-    synchronized void requestShutdown(String adminUrl) {
+    public synchronized void requestShutdown(String adminUrl) {
         if (!isRunning() || shutdownRequested) {
             return;
         }
         shutdownRequested = true;
         try (Connection connection = DriverManager.getConnection(adminUrl);
              Statement statement = connection.createStatement()) {
-            statement.execute("SHUTDOWN /* vstream test-support: stop */");
+            statement.execute("SHUTDOWN /* vstream local-runtime: stop */");
         } catch (SQLException e) {
             LOG.debug("SHUTDOWN of mariadbd {} reported {}", name, e.getMessage());
         }
     }
 
     /** Waits for the exit after {@link #requestShutdown}; SIGKILLs the server if it takes too long. */
-    synchronized void awaitExit() {
+    public synchronized void awaitExit() {
         if (process == null || !process.isAlive() && !shutdownRequested) {
             return;
         }
         long started = System.nanoTime();
-        try {
-            if (!process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-                LOG.warn("mariadbd {} did not stop within {} s; killing it (log {})", name,
-                        STOP_TIMEOUT.toSeconds(), logFile);
-                killNow();
-                return;
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        if (!process.awaitExit(STOP_TIMEOUT)) {
+            LOG.warn("mariadbd {} did not stop within {} s; killing it (log {})", name, STOP_TIMEOUT.toSeconds(),
+                    logFile);
             killNow();
             return;
         }
-        ProcessGuard.release(process, watchdog);
+        release();
         shutdownRequested = false;
         LOG.info("Stopped mariadbd {} in {} ms", name, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
     }
 
     /** SIGKILL, as a crash would; waits until the process is gone. */
-    synchronized void killNow() {
+    public synchronized void killNow() {
         if (process == null) {
             return;
         }
-        process.destroyForcibly();
-        try {
-            process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        ProcessGuard.release(process, watchdog);
+        process.kill();
+        release();
     }
 
-    String logTail() {
+    public String logTail() {
         return DataDirFiles.tail(logFile, LOG_TAIL_LINES);
     }
 
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while waiting for mariadbd", e);
-        }
+    /** Ends the watchdog, removes the pid file and the registration of a process that has exited. */
+    private void release() {
+        process.stop(Duration.ZERO);
+        ProcessGuard.release(process);
     }
 
     /** A start that failed; {@link #portInUse()} tells whether another port may succeed. */
-    static final class MariaDbStartupException extends IllegalStateException {
+    public static final class MariaDbStartupException extends IllegalStateException {
         private static final long serialVersionUID = 1L;
         private final boolean portInUse;
 
@@ -173,7 +162,7 @@ final class MariaDbProcess {
             this.portInUse = logTail.contains("Bind on TCP/IP port") || logTail.contains("Address already in use");
         }
 
-        boolean portInUse() {
+        public boolean portInUse() {
             return portInUse;
         }
     }

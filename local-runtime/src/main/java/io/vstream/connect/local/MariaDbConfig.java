@@ -1,4 +1,4 @@
-package io.vstream.connect.testsupport.db;
+package io.vstream.connect.local;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -7,21 +7,25 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The {@code my.cnf} of one test {@code mariadbd}: a shard with binlog ROW/FULL and strict GTIDs, small
- * memory, listening on 127.0.0.1 only. Writes files; touches no server.
+ * The {@code my.cnf} of one local {@code mariadbd}: a shard with binlog ROW/FULL and strict GTIDs, small memory,
+ * listening on 127.0.0.1 only. Writes files; touches no server.
  *
- * @param datadir        the server's own data directory (also holds the config, the socket and the log)
- * @param socket         the Unix socket path (in the datadir unless that path is too long for a socket)
+ * @param home           where the config, its log ({@code mariadbd.log}) and its pid file go
+ * @param datadir        the server's own data directory
+ * @param tmpdir         its own temporary directory (servers sharing /tmp have clashed on temporary tables)
+ * @param socket         the Unix socket path
  * @param port           the TCP port on 127.0.0.1
  * @param serverId       the {@code server_id}
  * @param gtidDomainId   the {@code gtid_domain_id}
  * @param maxConnections the {@code max_connections}
  * @param extraLines     lines appended to {@code [mysqld]}, overriding the defaults above them
  */
-record ServerConfig(Path datadir, Path socket, int port, long serverId, int gtidDomainId, int maxConnections,
-                    List<String> extraLines) {
+public record MariaDbConfig(Path home, Path datadir, Path tmpdir, Path socket, int port, long serverId,
+                            int gtidDomainId, int maxConnections, List<String> extraLines) {
 
-    static final String FILE_NAME = "my.cnf";
+    public static final String FILE_NAME = "my.cnf";
+    public static final String LOG_FILE = "mariadbd.log";
+    private static final boolean RUNNING_AS_ROOT = "root".equals(System.getProperty("user.name"));
 
     /** InnoDB file layout settings: the template and every copy of it must agree on these. */
     private static final List<String> STORAGE = List.of(
@@ -33,32 +37,45 @@ record ServerConfig(Path datadir, Path socket, int port, long serverId, int gtid
             "character_set_server=utf8mb4",
             "collation_server=utf8mb4_general_ci");
 
-    ServerConfig {
+    public MariaDbConfig {
         extraLines = List.copyOf(extraLines);
     }
 
-    Path file() {
-        return datadir.resolve(FILE_NAME);
+    /** A server whose config and log are in its datadir, and its temporary directory beside it (the tests'). */
+    public static MariaDbConfig inDatadir(Path datadir, Path socket, int port, long serverId, int gtidDomainId,
+                                          int maxConnections, List<String> extraLines) {
+        return new MariaDbConfig(datadir, datadir, tmpdir(datadir), socket, port, serverId, gtidDomainId,
+                maxConnections, extraLines);
+    }
+
+    public Path file() {
+        return home.resolve(FILE_NAME);
+    }
+
+    public Path logFile() {
+        return home.resolve(LOG_FILE);
     }
 
     /** Whether the server has a certificate ({@code ssl_cert} among its extra lines): clients then use TLS. */
-    boolean tls() {
+    public boolean tls() {
         return extraLines.stream().anyMatch(l -> l.replace('-', '_').startsWith("ssl_cert"));
     }
 
-    ServerConfig withPort(int newPort) {
-        return new ServerConfig(datadir, socket, newPort, serverId, gtidDomainId, maxConnections, extraLines);
+    public MariaDbConfig withPort(int newPort) {
+        return new MariaDbConfig(home, datadir, tmpdir, socket, newPort, serverId, gtidDomainId, maxConnections,
+                extraLines);
     }
 
     String render() {
         StringBuilder out = new StringBuilder();
-        out.append("# Written by vstream-connect test-support for one test mariadbd; rewritten on each start.\n");
+        out.append("# Written by vstream-connect for one local mariadbd; rewritten on each start.\n");
         out.append("[mysqld]\n");
-        line(out, "user=root");
+        // mariadbd refuses to run as root unless told to; as another user, it runs as that user
+        line(out, RUNNING_AS_ROOT ? "user=root" : "# not root: runs as " + System.getProperty("user.name"));
         line(out, "datadir=" + datadir);
         line(out, "socket=" + socket);
-        line(out, "pid_file=" + datadir.resolve("mariadbd.pid"));
-        line(out, "tmpdir=" + tmpdir(datadir)); // its own: servers sharing /tmp have clashed on temporary tables
+        line(out, "pid_file=" + home.resolve("mariadbd.pid"));
+        line(out, "tmpdir=" + tmpdir);
         line(out, "port=" + port);
         line(out, "bind_address=127.0.0.1");
         line(out, "skip_name_resolve");
@@ -74,19 +91,22 @@ record ServerConfig(Path datadir, Path socket, int port, long serverId, int gtid
         line(out, "log_slave_updates=ON");
         STORAGE.forEach(setting -> line(out, setting));
         if (!extraLines.isEmpty()) {
-            out.append("# extra lines given by the test\n");
+            out.append("# extra lines given by the caller\n");
             extraLines.forEach(extra -> line(out, extra));
         }
         return out.toString();
     }
 
-    /** A server's temporary directory: beside its datadir (inside, it would show as a database). */
+    /** A server's temporary directory beside its datadir (inside, it would show as a database). */
     static Path tmpdir(Path datadir) {
         return datadir.resolveSibling(datadir.getFileName() + ".tmp");
     }
 
-    void write() throws IOException {
-        Files.createDirectories(tmpdir(datadir));
+    /** Writes the config (and makes the datadir's and the temporary directory's folders). */
+    public void write() throws IOException {
+        Files.createDirectories(home);
+        Files.createDirectories(datadir);
+        Files.createDirectories(tmpdir);
         Files.writeString(file(), render(), StandardCharsets.UTF_8);
     }
 
