@@ -1,5 +1,6 @@
 package io.vstream.connect.bench;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -67,5 +68,18 @@ record Machine(int cpus, String cpuModel, long memoryMb, String jdk, String os, 
         } catch (IOException | RuntimeException e) {
             return List.of();
         }
+    }
+
+    /** Writes what the machine was into {@code node} (a report's {@code machine}) and returns it. */
+    ObjectNode json(ObjectNode node) {
+        node.put("cpus", cpus());
+        node.put("cpu_model", cpuModel());
+        node.put("memory_mb", memoryMb());
+        node.put("jdk", jdk());
+        node.put("os", os());
+        node.put("mariadb", mariadb());
+        node.put("load_average_start", loadAtStart());
+        node.put("load_average_end", loadAtEnd());
+        return node;
     }
 }

@@ -278,15 +278,7 @@ final class StressReport {
         opts.put("rows_per_shard", options.rows());
         opts.put("write_interval_ms", options.writeIntervalMs());
         opts.put("migration_timeout_s", options.migrationTimeout().toSeconds());
-        ObjectNode mach = root.putObject("machine");
-        mach.put("cpus", machine.cpus());
-        mach.put("cpu_model", machine.cpuModel());
-        mach.put("memory_mb", machine.memoryMb());
-        mach.put("jdk", machine.jdk());
-        mach.put("os", machine.os());
-        mach.put("mariadb", machine.mariadb());
-        mach.put("load_average_start", machine.loadAtStart());
-        mach.put("load_average_end", machine.loadAtEnd());
+        machine.json(root.putObject("machine"));
         ObjectNode st = root.putObject("setup");
         setup.forEach(st::put);
         ObjectNode sum = root.putObject("summary");
