@@ -90,7 +90,7 @@ final class ConnectProcesses implements AutoCloseable {
         List<String> brokerJvm = new ArrayList<>(List.of("-Xms512m", "-Xmx512m", "-XX:+UseG1GC"));
         brokerJvm.addAll(jfr(jfrDir, name + "-broker.jfr"));
         KafkaBroker broker = new KafkaBroker(dir.resolve("broker"), freePort(), freePort(), cp, null, true);
-        broker.overrides().jvm(brokerJvm)
+        broker.overrides().jvm(brokerJvm).ownSession(false)
                 // Kafka's defaults where the launcher's differ, and no topic made by a client's request
                 .property("offsets.topic.num.partitions", "50")
                 .property("transaction.state.log.num.partitions", "50")
@@ -129,7 +129,7 @@ final class ConnectProcesses implements AutoCloseable {
             throws IOException {
         ConnectWorker worker = new ConnectWorker(dir, freePort(), broker.bootstrapServers(),
                 pluginsDir.toAbsolutePath(), dir, cp, null, true);
-        worker.overrides().property("group.id", "bench-" + name)
+        worker.overrides().ownSession(false).property("group.id", "bench-" + name)
                 .property("config.storage.topic", "connect-configs")
                 .property("offset.storage.topic", "connect-offsets")
                 .property("status.storage.topic", "connect-status")

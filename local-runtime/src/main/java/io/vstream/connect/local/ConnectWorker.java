@@ -99,7 +99,7 @@ public final class ConnectWorker {
         process = ManagedProcess.start("connect", overrides.javaCommand(classpath,
                         KafkaClasspath.defaultJvmOptions("768m", jvmOptions, log4j),
                         "org.apache.kafka.connect.cli.ConnectDistributed", config.toString()), logFile(), pidDir,
-                dieWithThisJvm);
+                dieWithThisJvm, overrides.ownSession());
         ConnectRest rest = new ConnectRest(restUrl());
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!rest.isReady()) {

@@ -66,7 +66,7 @@ public final class KafkaBroker {
                 dir.resolve("format.log"), Duration.ofSeconds(60));
         process = ManagedProcess.start("kafka", overrides.javaCommand(classpath,
                         KafkaClasspath.defaultJvmOptions("512m", List.of(), log4j), "kafka.Kafka", config.toString()),
-                logFile(), pidDir, dieWithThisJvm);
+                logFile(), pidDir, dieWithThisJvm, overrides.ownSession());
         awaitAnswer(timeout);
     }
 

@@ -11,9 +11,10 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One process the quickstart starts (a {@code mariadbd}, the Kafka broker, the Connect worker). It runs in its own
- * session ({@code setsid}), so a Ctrl-C in the terminal reaches only the quickstart, which then stops its processes in
- * order; its output goes to a log file, and its pid to {@code <name>.pid} in the pid directory, so that
+ * One process started on this machine (a {@code mariadbd}, the Kafka broker, a Connect worker). By default it runs in
+ * its own session ({@code setsid}), so a Ctrl-C in the terminal reaches only the quickstart, which then stops its
+ * processes in order; the benchmark's and the tests' servers stay in their JVM's session (and so in its scheduling
+ * group). Its output goes to a log file, and its pid to {@code <name>.pid} in the pid directory, so that
  * {@code ./quickstart --stop} can end it after {@code --keep}. Touches only the process it started.
  */
 public final class ManagedProcess {
@@ -52,8 +53,14 @@ public final class ManagedProcess {
      */
     public static ManagedProcess start(String name, List<String> command, Path logFile, Path pidDir,
                                        boolean dieWithThisJvm) {
+        return start(name, command, logFile, pidDir, dieWithThisJvm, true);
+    }
+
+    /** As {@link #start(String, List, Path, Path, boolean)}; without {@code ownSession} it stays in this JVM's session. */
+    public static ManagedProcess start(String name, List<String> command, Path logFile, Path pidDir,
+                                       boolean dieWithThisJvm, boolean ownSession) {
         List<String> full = new ArrayList<>();
-        if (Files.isExecutable(SETSID)) {
+        if (ownSession && Files.isExecutable(SETSID)) {
             full.add(SETSID.toString()); // not a group leader, so setsid execs in place: the pid stays the same
         }
         full.addAll(command);

@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The operating-system side of one local {@code mariadbd}: launches {@code mariadbd --defaults-file=...} (a
- * {@link ManagedProcess}: its own session, its output appended to its log, a pid file when asked), waits until it
+ * {@link ManagedProcess}: its output appended to its log, a pid file and its own session when asked), waits until it
  * accepts a JDBC connection, shuts it down with the {@code SHUTDOWN} statement (SIGKILL as the fallback) or SIGKILLs
  * it for crash tests. A server that ends with this JVM has a watchdog and is killed at the JVM's exit
  * ({@link ProcessGuard}); one that outlives it (the quickstart's {@code --keep}) has neither. The caller's JDBC driver
@@ -37,7 +37,8 @@ public final class MariaDbProcess {
 
     /**
      * @param name            the server's name (its pid file's, {@code <name>.pid})
-     * @param pidDir          where its pid file goes, or null for none
+     * @param pidDir          where its pid file goes (a server the user may leave running: it runs in a session of
+     *                        its own, as the quickstart's), or null for none (it stays in this JVM's session)
      * @param endsWithThisJvm whether a watchdog and a shutdown hook end it with this JVM
      */
     public MariaDbProcess(String name, Path mariadbd, MariaDbConfig config, Path pidDir, boolean endsWithThisJvm) {
@@ -69,7 +70,7 @@ public final class MariaDbProcess {
         long started = System.nanoTime();
         shutdownRequested = false;
         process = ManagedProcess.start(name, List.of(mariadbd.toString(), "--defaults-file=" + configFile), logFile,
-                pidDir, endsWithThisJvm);
+                pidDir, endsWithThisJvm, pidDir != null);
         if (endsWithThisJvm) {
             ProcessGuard.guard(process);
         }

@@ -12,10 +12,11 @@ import java.util.Map;
 /**
  * What a caller changes of a Kafka process's defaults ({@link KafkaBroker}, {@link ConnectWorker}): its JVM options,
  * all of them instead of the launcher's (heap, collector, a profile, the logging of another binding on the classpath),
- * and properties, added or replacing a default. Writes the process's properties file; starts nothing.
+ * properties, added or replacing a default, and whether it runs in a session of its own. Writes the process's properties file; starts nothing.
  */
 public final class ProcessOverrides {
     private List<String> jvm;
+    private boolean ownSession = true;
     private final Map<String, String> properties = new LinkedHashMap<>();
 
     /** The process's JVM options instead of the launcher's; before a start. */
@@ -28,6 +29,16 @@ public final class ProcessOverrides {
     public ProcessOverrides property(String key, String value) {
         properties.put(key, value);
         return this;
+    }
+
+    /** Whether the process runs in a session of its own (the default; see {@link ManagedProcess}); before a start. */
+    public ProcessOverrides ownSession(boolean own) {
+        this.ownSession = own;
+        return this;
+    }
+
+    boolean ownSession() {
+        return ownSession;
     }
 
     /** A {@code java} command line for {@code mainClass}: the JVM options given, or else {@code defaultJvm}. */
