@@ -16,8 +16,8 @@ import org.apache.kafka.connect.data.Timestamp;
 import org.apache.kafka.connect.errors.DataException;
 
 /**
- * Writes a Connect value with its schema as the JSON that Kafka's {@code JsonConverter} gives for it (its default
- * settings: decimals as base64 of the unscaled value, a null replaced by the schema's default), straight into a
+ * Writes a Connect value with its schema as the JSON that Kafka's {@code JsonConverter} gives for it (with a null
+ * replaced by the schema's default, its default), straight into a
  * streaming generator instead of through a tree of nodes. Every value calls the generator method that the node
  * {@code JsonConverter} would build calls when it is serialized, so the text is the same byte for byte; the converter
  * that uses this checks that on the first records of every schema ({@link SchemaCachingJsonConverter}).
@@ -30,11 +30,14 @@ final class JsonPayloadWriter {
     private JsonPayloadWriter() {
     }
 
-    /** Writes {@code value} of {@code schema} (not null) to {@code out}; {@link DataException} as JsonConverter would. */
-    static void write(JsonGenerator out, Schema schema, Object value) throws IOException {
+    /**
+     * Writes {@code value} of {@code schema} (not null) to {@code out}; {@link DataException} as JsonConverter would.
+     * {@code numericDecimals}: decimals as JSON numbers ({@code decimal.format=NUMERIC}) instead of base64.
+     */
+    static void write(JsonGenerator out, Schema schema, Object value, boolean numericDecimals) throws IOException {
         if (value == null) {
             if (schema.defaultValue() != null) {
-                write(out, schema, schema.defaultValue());
+                write(out, schema, schema.defaultValue(), numericDecimals);
                 return;
             }
             if (schema.isOptional()) {
@@ -43,7 +46,7 @@ final class JsonPayloadWriter {
             }
             throw new DataException("Conversion error: null value for field that is required and has no default value");
         }
-        if (schema.name() != null && writeLogical(out, schema, value)) {
+        if (schema.name() != null && writeLogical(out, schema, value, numericDecimals)) {
             return;
         }
         try {
@@ -60,46 +63,48 @@ final class JsonPayloadWriter {
                 case ARRAY -> {
                     out.writeStartArray();
                     for (Object element : (Collection<?>) value) {
-                        write(out, schema.valueSchema(), element);
+                        write(out, schema.valueSchema(), element, numericDecimals);
                     }
                     out.writeEndArray();
                 }
-                case MAP -> writeMap(out, schema, (Map<?, ?>) value);
-                case STRUCT -> writeStruct(out, schema, value);
+                case MAP -> writeMap(out, schema, (Map<?, ?>) value, numericDecimals);
+                case STRUCT -> writeStruct(out, schema, value, numericDecimals);
             }
         } catch (ClassCastException e) {
             throw new DataException("Invalid type for " + schema.type() + ": " + value.getClass());
         }
     }
 
-    private static void writeStruct(JsonGenerator out, Schema schema, Object value) throws IOException {
+    private static void writeStruct(JsonGenerator out, Schema schema, Object value, boolean numericDecimals)
+            throws IOException {
         if (!(value instanceof Struct struct) || !struct.schema().equals(schema)) {
             throw new DataException("Mismatching schema.");
         }
         out.writeStartObject();
         for (Field field : schema.fields()) {
             out.writeFieldName(field.name());
-            write(out, field.schema(), struct.get(field));
+            write(out, field.schema(), struct.get(field), numericDecimals);
         }
         out.writeEndObject();
     }
 
-    private static void writeMap(JsonGenerator out, Schema schema, Map<?, ?> map) throws IOException {
+    private static void writeMap(JsonGenerator out, Schema schema, Map<?, ?> map, boolean numericDecimals)
+            throws IOException {
         Schema keySchema = schema.keySchema();
         Schema valueSchema = schema.valueSchema();
         if (keySchema.type() == Schema.Type.STRING) {
             out.writeStartObject();
             for (Map.Entry<?, ?> e : map.entrySet()) {
                 out.writeFieldName(keyText(keySchema, e.getKey()));
-                write(out, valueSchema, e.getValue());
+                write(out, valueSchema, e.getValue(), numericDecimals);
             }
             out.writeEndObject();
         } else {
             out.writeStartArray();
             for (Map.Entry<?, ?> e : map.entrySet()) {
                 out.writeStartArray();
-                write(out, keySchema, e.getKey());
-                write(out, valueSchema, e.getValue());
+                write(out, keySchema, e.getKey(), numericDecimals);
+                write(out, valueSchema, e.getValue(), numericDecimals);
                 out.writeEndArray();
             }
             out.writeEndArray();
@@ -118,13 +123,18 @@ final class JsonPayloadWriter {
     }
 
     /** Writes a value of one of Connect's logical types; false for a schema name that is none of them. */
-    private static boolean writeLogical(JsonGenerator out, Schema schema, Object value) throws IOException {
+    private static boolean writeLogical(JsonGenerator out, Schema schema, Object value, boolean numericDecimals)
+            throws IOException {
         switch (schema.name()) {
             case Decimal.LOGICAL_NAME -> {
                 if (!(value instanceof BigDecimal decimal)) {
                     throw new DataException("Invalid type for Decimal, expected BigDecimal but was " + value.getClass());
                 }
-                out.writeBinary(Decimal.fromLogical(schema, decimal));
+                if (numericDecimals) {
+                    out.writeNumber(decimal);
+                } else {
+                    out.writeBinary(Decimal.fromLogical(schema, decimal));
+                }
                 return true;
             }
             case Date.LOGICAL_NAME -> {

@@ -34,9 +34,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Safe by construction: the first {@value #CHECKED_RECORDS} records of every schema are also converted by
  * {@code JsonConverter} and compared; on any difference that schema's records go through {@code JsonConverter} from
- * then on (logged once). Settings whose output it does not reproduce ({@code decimal.format=NUMERIC},
- * {@code replace.null.with.default=false}) and schemaless values are converted by {@code JsonConverter} itself, as is
- * everything read ({@link #toConnectData}).
+ * then on (logged once). A setting whose output it does not reproduce ({@code replace.null.with.default=false}) and
+ * schemaless values are converted by {@code JsonConverter} itself, as is everything read ({@link #toConnectData}).
  *
  * <p>Deploy it as a connector's or worker's {@code key.converter}/{@code value.converter} with the same
  * {@code .schemas.enable} etc. keys as {@code JsonConverter}; it ships in every vstream-connect plugin.
@@ -58,6 +57,7 @@ public class SchemaCachingJsonConverter implements Converter, Versioned {
     private JsonGenerator generator;
     private boolean schemasEnabled = JsonConverterConfig.SCHEMAS_ENABLE_DEFAULT;
     private boolean fast = true;
+    private boolean numericDecimals;
 
     @Override
     public String version() {
@@ -76,10 +76,11 @@ public class SchemaCachingJsonConverter implements Converter, Versioned {
         delegate.configure(configs, isKey);
         JsonConverterConfig config = new JsonConverterConfig(withType);
         schemasEnabled = config.schemasEnabled();
-        fast = config.decimalFormat() == DecimalFormat.BASE64 && config.replaceNullWithDefault();
+        numericDecimals = config.decimalFormat() == DecimalFormat.NUMERIC;
+        fast = config.replaceNullWithDefault();
         if (!fast) {
-            LOG.info("{}: decimal.format={} and replace.null.with.default={}: every record goes through JsonConverter",
-                    getClass().getSimpleName(), config.decimalFormat(), config.replaceNullWithDefault());
+            LOG.info("{}: replace.null.with.default=false: every record goes through JsonConverter",
+                    getClass().getSimpleName());
         }
     }
 
@@ -153,7 +154,7 @@ public class SchemaCachingJsonConverter implements Converter, Versioned {
                 // one generator writes every record's payload, so no separator between its root values
                 generator = JSON.createGenerator(buffer).setRootValueSeparator(null);
             }
-            JsonPayloadWriter.write(generator, schema, value);
+            JsonPayloadWriter.write(generator, schema, value, numericDecimals);
             generator.flush();
             written = true;
         } catch (IOException e) {

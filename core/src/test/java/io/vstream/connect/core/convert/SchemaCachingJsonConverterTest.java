@@ -128,20 +128,32 @@ class SchemaCachingJsonConverterTest {
     }
 
     @Test
-    void settingsItDoesNotReproduceGoThroughJsonConverter() {
+    void decimalsAsNumbers() {
         Pair numeric = new Pair(Map.of("decimal.format", "NUMERIC"), false);
+        Random random = new Random(9);
+        for (int i = 0; i < 100; i++) {
+            numeric.assertSame(ROW, row(random, i));
+        }
+        for (String d : new String[] {"0", "-0.01", "1E+3", "123456789012345678901234567890.12", "1e-20"}) {
+            Schema decimal = Decimal.builder(new BigDecimal(d).scale()).build();
+            numeric.assertSame(decimal, new BigDecimal(d));
+        }
+        assertFalse(numeric.ours.delegates(ROW));
+    }
+
+    @Test
+    void settingsItDoesNotReproduceGoThroughJsonConverter() {
         Pair noDefaults = new Pair(Map.of("replace.null.with.default", "false"), false);
         Random random = new Random(3);
         for (int i = 0; i < 30; i++) {
             Struct row = row(random, i);
-            numeric.assertSame(ROW, row);
             noDefaults.assertSame(ROW, row);
         }
         Map<String, Object> schemaless = new HashMap<>();
         schemaless.put("a", 1L);
         schemaless.put("b", List.of("x", "y"));
         new Pair(Map.of("schemas.enable", "false"), false).assertSame(null, schemaless);
-        assertTrue(numeric.ours.delegates(ROW));
+        assertTrue(noDefaults.ours.delegates(ROW));
     }
 
     @Test
