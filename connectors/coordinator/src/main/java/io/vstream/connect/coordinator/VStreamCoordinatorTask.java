@@ -1,8 +1,6 @@
 package io.vstream.connect.coordinator;
 
 import io.vstream.connect.core.Version;
-import io.vstream.connect.core.error.Backoff;
-import io.vstream.connect.core.error.ErrorClassifier;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -13,37 +11,26 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The coordinator's single task: loads the workflow's state from its Connect offset, advances the state machine
- * every {@code poll.interval.ms}, and writes a status record (which also persists the state) whenever the state or
- * the measured progress changes, and at least every 30 seconds.
+ * every {@code poll.interval.ms}, and writes a status record (which also persists the state) when {@link StatusCadence}
+ * says. What the workflow's connectors do to it is {@link ConnectorGate}'s decision, what a failing server does
+ * {@link ServerRetry}'s, how a round's move is followed {@link StatusChange}'s; the task asks and obeys.
  */
 public class VStreamCoordinatorTask extends SourceTask {
     private static final Logger LOG = LoggerFactory.getLogger(VStreamCoordinatorTask.class);
-    private static final long STATUS_EVERY_MS = 30_000;
-    private static final long WATCH_EVERY_MS = 3_000;
-    private static final long MAX_BACKOFF_MS = 30_000;
-    private static final long STALL_GRACE_MS = 15_000;
 
     private VStreamCoordinatorConnectorConfig config;
     private Workflow workflow;
     private StatusRecords records;
     private WorkflowStatus status;
     private String workflowName;
-    private long lastEmitted;
-    private StatusRecords.Progress lastProgress;
     private boolean first = true;
     private boolean immediate; // the next round runs without waiting: the workflow has just moved to a new state
     private ConnectorWatch watch;
-    private long lastWatched;
-    private long stalledSince;
-    private String reverseStreamTrouble; // REVERTIBLE: why the reverse stream's connectors do not run, or null
-    private long troubleSince;
-    private int troubles;
-    private Backoff serverBackoff; // the wait after each failed round: twice poll.interval.ms, doubling
-    private long retryAt;
+    private final ConnectorGate gate = new ConnectorGate();
+    private ServerRetry serverRetry;
     private OnDemandDiff diff;
-    private DiffStatus lastDiff;
+    private final StatusCadence statusCadence = new StatusCadence();
     private final ShardsCadence shardsCadence = new ShardsCadence();
-    private List<String> lastConnectors = List.of();
     private CoordinatorMetrics metrics;
 
     @Override
@@ -54,7 +41,7 @@ public class VStreamCoordinatorTask extends SourceTask {
     @Override
     public void start(Map<String, String> props) {
         config = new VStreamCoordinatorConnectorConfig(props);
-        serverBackoff = new Backoff(Math.min(MAX_BACKOFF_MS, 2 * config.pollInterval().toMillis()), MAX_BACKOFF_MS);
+        serverRetry = new ServerRetry(config.pollInterval(), config.serverRetryMax());
         workflowName = config.workflowName(props.getOrDefault("name", "vstream-coordinator"));
         workflow = switch (config.workflowType()) {
             case ONLINE_DDL -> new OnlineDdlWorkflow(config, workflowName,
@@ -91,31 +78,18 @@ public class VStreamCoordinatorTask extends SourceTask {
             pause();
         }
         immediate = false;
-        if (System.currentTimeMillis() < retryAt) {
+        if (!serverRetry.due(System.currentTimeMillis())) {
             return emit(status, false); // backing off after a server failed
         }
-        boolean cancel = config.cancelled() && (!status.state().isFinal() || status.waitsOnConnectors());
-        // after the swap (a revert window) the workflow has nothing to wait for: a stopped reverse stream is told in
-        // the reason, and one that failed for good ends the window (the workflow sees its applier's failure)
-        boolean swapped = status.state() == WorkflowState.REVERTIBLE || status.state() == WorkflowState.REVERTING;
-        if (!cancel && watch != null && swapped) {
+        boolean cancel = config.cancelled() && status.canMove();
+        if (!cancel && watch != null && status.canMove()) {
             ConnectorHealth.Verdict v = watchedHealth();
-            if (v != null) {
-                reverseStreamTrouble = v.kind() == ConnectorHealth.Kind.HEALTHY ? null : v.reason();
+            ConnectorGate.Decision d = gate.before(status, v, System.currentTimeMillis());
+            if (d.action() == ConnectorGate.Action.MOVE) {
+                return advance(d.status());
             }
-        } else if (!cancel && watch != null && (!status.state().isFinal() || status.waitsOnConnectors())) {
-            ConnectorHealth.Verdict v = watchedHealth();
-            if (v != null && v.kind() == ConnectorHealth.Kind.FAILED) {
-                return advance(status.waitingOnConnectors(WorkflowState.FAILED, v.reason()));
-            }
-            if (v != null && v.kind() == ConnectorHealth.Kind.STALLED && stalledLongEnough()) {
-                return advance(status.waitingOnConnectors(WorkflowState.STALLED, v.reason()));
-            }
-            if (v != null && v.kind() == ConnectorHealth.Kind.HEALTHY) {
-                stalledSince = 0;
-            }
-            if (status.waitsOnConnectors()) {
-                return v == null ? emit(status, false) : advance(status.resumed());
+            if (d.action() == ConnectorGate.Action.WAIT) {
+                return emit(status, false);
             }
         }
         WorkflowStatus next;
@@ -124,15 +98,8 @@ public class VStreamCoordinatorTask extends SourceTask {
         } catch (java.sql.SQLException e) {
             return serverTrouble(e);
         }
-        troubleSince = 0;
-        troubles = 0;
-        serverBackoff.succeeded();
-        if (next.state() == WorkflowState.REVERTIBLE && reverseStreamTrouble != null) {
-            next = new WorkflowStatus(WorkflowState.REVERTIBLE, null, next.attempts(), "the reverse stream is not"
-                    + " running (" + reverseStreamTrouble + "): the originals fall behind until it runs again; "
-                    + next.reason());
-        }
-        List<SourceRecord> out = advance(next);
+        serverRetry.succeeded();
+        List<SourceRecord> out = advance(gate.told(next));
         if (!cancel && diff.running()) {
             diff.slice(workflow, status);
             out = new ArrayList<>(out);
@@ -151,27 +118,13 @@ public class VStreamCoordinatorTask extends SourceTask {
     }
 
     /**
-     * Whether the connectors have looked stalled for {@value #STALL_GRACE_MS} ms: a rebalance, a task restarting or
-     * a connector deployed a moment after the coordinator is not worth a state of its own.
-     */
-    private boolean stalledLongEnough() {
-        long now = System.currentTimeMillis();
-        if (stalledSince == 0) {
-            stalledSince = now;
-        }
-        return now - stalledSince >= STALL_GRACE_MS;
-    }
-
-    /**
-     * How the workflow's connectors are ({@link ConnectorWatch}), asked at most every {@value #WATCH_EVERY_MS} ms;
-     * {@code null} when not asked this round or when the Connect REST API did not answer (logged; the state stays).
+     * How the workflow's connectors are ({@link ConnectorWatch}), asked when the gate says it is time; {@code null}
+     * when not asked this round or when the Connect REST API did not answer (logged; the state stays).
      */
     private ConnectorHealth.Verdict watchedHealth() throws InterruptedException {
-        long now = System.currentTimeMillis();
-        if (now - lastWatched < WATCH_EVERY_MS) {
+        if (!gate.due(System.currentTimeMillis())) {
             return null;
         }
-        lastWatched = now;
         try {
             return watch.check();
         } catch (java.io.IOException e) {
@@ -181,56 +134,28 @@ public class VStreamCoordinatorTask extends SourceTask {
         }
     }
 
-    /**
-     * A server failed this round: an account it refuses fails the workflow at once (no retry can help); anything else
-     * is retried with a doubling backoff (up to {@value #MAX_BACKOFF_MS} ms) for at most {@code server.retry.max.ms},
-     * then the workflow fails with the last error.
-     */
+    /** A server failed this round: the workflow fails, or waits and tries again ({@link ServerRetry}). */
     private List<SourceRecord> serverTrouble(java.sql.SQLException e) {
-        if (ErrorClassifier.isAccessDenied(e)) {
-            return advance(status.failed("a server refused the coordinator's account: " + e.getMessage() + " (error "
-                    + e.getErrorCode() + "); fix the password, or grant what the server names to the account it"
-                    + " names (docs/grants.md lists every workflow's grants), then deploy the workflow again"));
+        ServerRetry.Outcome o = serverRetry.failed(status, e, System.currentTimeMillis());
+        if (o.fails()) {
+            return advance(o.status());
         }
-        long now = System.currentTimeMillis();
-        if (troubleSince == 0) {
-            troubleSince = now;
-        }
-        troubles++;
-        long limit = config.serverRetryMax().toMillis();
-        if (now - troubleSince >= limit) {
-            return advance(status.failed("a server failed for " + (now - troubleSince) / 1000 + " s (" + troubles
-                    + " attempts; server.retry.max.ms=" + limit + "): " + e.getMessage()));
-        }
-        long backoff = serverBackoff.failed();
-        retryAt = now + backoff;
         LOG.warn("Workflow {}: a server failed ({}); attempt {}, retrying in {} ms, failing after {} s", workflowName,
-                e.toString(), troubles, backoff, limit / 1000);
-        return emit(new WorkflowStatus(status.state(), status.step(), status.attempts(), "waiting for a server"
-                + " (attempt " + troubles + ", the workflow fails after " + limit / 1000 + " s): " + e.getMessage(),
-                status.resume()), true);
+                e.toString(), o.attempt(), o.waitMs(), config.serverRetryMax().toMillis() / 1000);
+        return emit(o.status(), true);
     }
 
     /** Moves to {@code next}, logging a change of state, and emits the status. */
     private List<SourceRecord> advance(WorkflowStatus next) {
-        boolean changed = !next.equals(status);
-        boolean moved = next.state() != status.state() || next.step() != status.step();
-        if (moved) {
-            // a step forward is followed at once; a retry (a failed cut-over attempt) or a stall waits a round
-            immediate = !next.state().isFinal() && next.state() != WorkflowState.STALLED
-                    && next.attempts() == status.attempts();
-            LOG.info("Workflow {}: {}", workflowName, transition(next));
-        } else if (changed && LOG.isDebugEnabled()) {
-            LOG.debug("Workflow {}: {}", workflowName, transition(next)); // a throttle's reason changes every round
+        StatusChange change = new StatusChange(status, next);
+        if (change.moved()) {
+            immediate = change.followsAtOnce();
+            LOG.info("Workflow {}: {}", workflowName, change.describe());
+        } else if (change.changed() && LOG.isDebugEnabled()) {
+            LOG.debug("Workflow {}: {}", workflowName, change.describe()); // a throttle's reason changes every round
         }
         status = next;
-        return emit(status, changed);
-    }
-
-    private String transition(WorkflowStatus next) {
-        return status.state() + (status.step() == null ? "" : "/" + status.step()) + " -> " + next.state()
-                + (next.step() == null ? "" : "/" + next.step()) + (next.reason() == null ? "" : " (" + next.reason()
-                + ")");
+        return emit(status, change.changed());
     }
 
     private List<SourceRecord> emit(WorkflowStatus s, boolean changed) {
@@ -241,17 +166,13 @@ public class VStreamCoordinatorTask extends SourceTask {
         List<String> connectors = watch == null ? List.of() : watch.summaries();
         DiffStatus d = diff.status();
         boolean shardsDue = shardsCadence.due(now, changed, shards);
-        if (changed || !p.equals(lastProgress) || !java.util.Objects.equals(d, lastDiff) || shardsDue
-                || !connectors.equals(lastConnectors) || now - lastEmitted >= STATUS_EVERY_MS || lastEmitted == 0) {
+        if (statusCadence.due(now, changed, p, d, connectors, shardsDue)) {
             out.add(records.record(s, p, d, shardsDue ? shards : List.of(), connectors));
             if (shardsDue) {
                 shardsCadence.written(now, shards);
             }
-            lastConnectors = connectors;
             metrics.update(s, p, d, workflow.lastWriteBlockMs());
-            lastEmitted = now;
-            lastProgress = p;
-            lastDiff = d;
+            statusCadence.written(now, p, d, connectors);
         }
         return out;
     }

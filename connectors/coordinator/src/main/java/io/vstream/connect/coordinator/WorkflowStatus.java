@@ -78,6 +78,14 @@ record WorkflowStatus(WorkflowState state, HandoffStep step, int attempts, Strin
         return resume != null;
     }
 
+    /**
+     * Whether a round can still move it (and the operator cancel it): a state that is not final, or one that waits on
+     * the workflow's connectors (FAILED by a task, it goes on once the task runs again).
+     */
+    boolean canMove() {
+        return !state.isFinal() || waitsOnConnectors();
+    }
+
     /** Back to the state it waited in, the connectors running again. */
     WorkflowStatus resumed() {
         return new WorkflowStatus(resume, step, attempts, null, null);
