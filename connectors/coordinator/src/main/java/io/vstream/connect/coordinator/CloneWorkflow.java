@@ -1,7 +1,6 @@
 package io.vstream.connect.coordinator;
 
 import io.vstream.connect.jdbc.StreamTables;
-import io.vstream.connect.core.position.Flavor;
 import io.vstream.connect.core.position.GtidPosition;
 import io.vstream.connect.core.position.MariadbGtid;
 import io.vstream.connect.core.position.MariadbGtidPosition;
@@ -17,7 +16,7 @@ import org.slf4j.LoggerFactory;
  * target over to native replication at an exact position S, in numbered steps (see {@link HandoffStep}):
  * pause the applier; open a consistent snapshot of the source at S and let the applier run to exactly S; compare
  * every table the stream holds by checksum there ({@link CloneComparison}); retire the applier, configure
- * replication from S and start it; verify it runs and catches up.
+ * replication from S and start it; verify it runs and catches up ({@link ReplicaCatchUp}).
  * A failed step before the hand-off lets the applier run again and retries later; a restart resumes from the
  * persisted step, checking the target's replication state rather than assuming it. Touches the source (reads) and
  * the target (control row, replication), through {@link CloneServers} (the task wires {@link JdbcCloneServers}).
@@ -29,16 +28,23 @@ final class CloneWorkflow implements Workflow {
     private final CloneServers servers;
     private final ApplierChannel applier; // the control row an on-demand diff holds
     private final String workflow;
+    private final ReplicaCatchUp catchUp;
     private StatusRecords.Progress progress = StatusRecords.Progress.NONE;
     private List<ShardStatus> shardStatuses = List.of();
     /** The tables the hand-off compared in this task (named in the COMPLETE status); null after a restart. */
     private List<String> checked;
 
     CloneWorkflow(VStreamCoordinatorConnectorConfig config, String workflow, CloneServers servers) {
+        this(config, workflow, servers, WaitPace.SYSTEM);
+    }
+
+    /** {@code pace}: the time the hand-off's last step waits on (tests give one that does not sleep). */
+    CloneWorkflow(VStreamCoordinatorConnectorConfig config, String workflow, CloneServers servers, WaitPace pace) {
         this.config = config;
         this.workflow = workflow;
         this.servers = servers;
         this.applier = new ApplierChannel(config.stateDatabase(), config.applierStream());
+        this.catchUp = new ReplicaCatchUp(workflow, config.stopTimeout(), pace);
     }
 
     @Override
@@ -190,7 +196,7 @@ final class CloneWorkflow implements Workflow {
         HandoffStep step = status.step() == null ? HandoffStep.PAUSE : status.step();
         if (step == HandoffStep.REPLICATE || step == HandoffStep.VERIFY
                 || "HANDED_OFF".equals(round.applierCommand()) && round.replicationConfigured()) {
-            return verify(status, round);
+            return catchUp.await(status, round, checked);
         }
         long t0 = System.nanoTime();
         // 1. pause the applier at its next transaction boundary
@@ -245,7 +251,7 @@ final class CloneWorkflow implements Workflow {
             LOG.info("Workflow {}: step 4 (replicate) done: the target replicates {} from {} ({} ms)", workflow,
                     compared.databases(), s, ms(t0));
         }
-        return verify(status.at(HandoffStep.VERIFY), round);
+        return catchUp.await(status.at(HandoffStep.VERIFY), round, checked);
     }
 
     private WorkflowStatus abort(CloneServers.Round round, WorkflowStatus status, String why) throws SQLException {
@@ -269,47 +275,6 @@ final class CloneWorkflow implements Workflow {
             patterns.add(db.replace("\\", "\\\\").replace("_", "\\_").replace("%", "\\%") + ".%");
         }
         return String.join(",", patterns);
-    }
-
-    /** 5. Replication runs and has caught up with the source position read now. */
-    private WorkflowStatus verify(WorkflowStatus status, CloneServers.Round round)
-            throws SQLException, InterruptedException {
-        GtidPosition wanted = GtidPosition.parse(Flavor.MARIADB, round.sourcePosition());
-        long deadline = System.nanoTime() + config.stopTimeout().toNanos();
-        String last = "";
-        boolean started = false;
-        while (System.nanoTime() < deadline) {
-            CloneServers.Replica replica = round.replica();
-            if (replica != null) {
-                String io = replica.io();
-                String sql = replica.sql();
-                String err = replica.error();
-                String ioErr = replica.ioError();
-                last = "IO " + io + ", SQL " + sql + (err == null || err.isEmpty() ? "" : ", error: " + err)
-                        + (ioErr == null || ioErr.isEmpty() ? "" : ", IO error: " + ioErr);
-                if ("No".equals(sql) && err != null && !err.isEmpty()) {
-                    return status.failed("native replication stopped: " + err);
-                }
-                if ("No".equals(io) && "No".equals(sql) && !started) {
-                    // configured and handed off, but not started (a coordinator stopped between the two)
-                    LOG.info("Workflow {}: replication is configured but not running; starting it", workflow);
-                    round.startReplication();
-                    started = true;
-                }
-            }
-            GtidPosition slavePos = GtidPosition.parse(Flavor.MARIADB, round.replicaPosition());
-            if (slavePos.contains(wanted) && last.startsWith("IO Yes, SQL Yes")) {
-                LOG.info("Workflow {}: step 5 (verify) done: the target replicates and has reached {}; complete",
-                        workflow, wanted);
-                WorkflowStatus done = status.to(WorkflowState.COMPLETE);
-                return checked == null ? done : new WorkflowStatus(WorkflowState.COMPLETE, null, done.attempts(),
-                        "the checksum at the hand-off compared " + checked.size() + " tables: "
-                                + String.join(", ", checked));
-            }
-            Thread.sleep(300);
-        }
-        return new WorkflowStatus(WorkflowState.CUTTING_OVER, HandoffStep.VERIFY, status.attempts(),
-                "replication has not caught up yet (" + last + ")");
     }
 
     /**

@@ -14,9 +14,10 @@ import org.junit.jupiter.api.Test;
  */
 class CloneWorkflowTest {
     private final FakeCloneServers servers = new FakeCloneServers();
+    private final CountingPace pace = new CountingPace();
 
     private CloneWorkflow workflow(String... config) {
-        return new CloneWorkflow(WorkflowFixtures.clone(config), "shop-clone", servers);
+        return new CloneWorkflow(WorkflowFixtures.clone(config), "shop-clone", servers, pace);
     }
 
     private static WorkflowStatus at(WorkflowState state) {
