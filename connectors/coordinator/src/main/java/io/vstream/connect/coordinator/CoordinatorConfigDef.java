@@ -89,8 +89,8 @@ final class CoordinatorConfigDef {
     static ConfigDef build() {
         ConfigDef def = new ConfigDef();
         int o = 0;
-        def.define(WORKFLOW, Type.STRING, "clone", ConfigDef.CaseInsensitiveValidString.in("clone", "online-ddl", "reshard"),
-                Importance.HIGH,
+        def.define(WORKFLOW, Type.STRING, WorkflowType.CLONE.label(),
+                ConfigDef.CaseInsensitiveValidString.in(WorkflowType.labels()), Importance.HIGH,
                 "The workflow to drive. 'clone': wait until the applier (the sink in clone mode) has copied and"
                         + " caught up, stop it at an exact position, compare source and target by checksum there, and"
                         + " make the target a native replica of the source from that position (docs/clone.md)."

@@ -4,6 +4,7 @@ import io.vstream.connect.core.Version;
 import io.vstream.connect.core.topology.TopologyCheck;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.connect.connector.Task;
 import org.apache.kafka.connect.source.SourceConnector;
@@ -40,40 +41,53 @@ public class VStreamCoordinatorConnector extends SourceConnector {
     public void stop() {
     }
 
-    /** The keys each workflow needs, reported on their fields. */
+    /**
+     * The keys each workflow needs, reported on their fields. The workflow is read as the task reads it
+     * ({@link WorkflowType#named}); a value that names none carries the validator's error on its field, and the checks
+     * that depend on the workflow are left until it names one.
+     */
     @Override
     public org.apache.kafka.common.config.Config validate(Map<String, String> connectorConfigs) {
         org.apache.kafka.common.config.Config config = super.validate(connectorConfigs);
         Map<String, org.apache.kafka.common.config.ConfigValue> values = new java.util.HashMap<>();
         config.configValues().forEach(v -> values.put(v.name(), v));
-        String workflow = connectorConfigs.getOrDefault(VStreamCoordinatorConnectorConfig.WORKFLOW, "clone");
-        List<String> required = "reshard".equalsIgnoreCase(workflow)
-                ? List.of(VStreamCoordinatorConnectorConfig.SHARDS, VStreamCoordinatorConnectorConfig.RESHARD_KEYSPACE,
-                        VStreamCoordinatorConnectorConfig.RESHARD_DATABASE,
-                        VStreamCoordinatorConnectorConfig.RESHARD_TARGET_SHARDS)
-                : "online-ddl".equalsIgnoreCase(workflow)
-                ? List.of(VStreamCoordinatorConnectorConfig.SHARDS, VStreamCoordinatorConnectorConfig.DDL_DATABASE,
-                        VStreamCoordinatorConnectorConfig.DDL_TABLE, VStreamCoordinatorConnectorConfig.DDL_ALTER)
-                : List.of(VStreamCoordinatorConnectorConfig.SOURCE_HOST, VStreamCoordinatorConnectorConfig.TARGET_HOST,
-                        VStreamCoordinatorConnectorConfig.TARGET_USER,
-                        VStreamCoordinatorConnectorConfig.REPLICATION_USER);
-        for (String key : required) {
-            String v = connectorConfigs.get(key);
-            if (v == null || v.isBlank()) {
-                values.get(key).addErrorMessage("The " + workflow + " workflow needs " + key);
-            }
-        }
         watchProblems(connectorConfigs, values);
         replicaProblems(connectorConfigs, values);
-        topologyProblems(connectorConfigs, values, VStreamCoordinatorConnectorConfig.SHARDS,
-                "online-ddl".equalsIgnoreCase(workflow) ? TopologyCheck.Coverage.WHOLE_KEY_SPACE
-                        : TopologyCheck.Coverage.NO_OVERLAP);
-        if ("reshard".equalsIgnoreCase(workflow)) {
-            topologyProblems(connectorConfigs, values, VStreamCoordinatorConnectorConfig.RESHARD_TARGET_SHARDS,
-                    TopologyCheck.Coverage.NO_OVERLAP);
-            ReshardPreflight.validateConfig(connectorConfigs, values);
-        }
+        Optional<WorkflowType> workflow = WorkflowType.named(connectorConfigs.getOrDefault(
+                VStreamCoordinatorConnectorConfig.WORKFLOW, WorkflowType.CLONE.label()));
+        workflow.ifPresent(type -> workflowProblems(type, connectorConfigs, values));
         return config;
+    }
+
+    /** What the workflow of {@code type} needs: its keys, and shards that cover the key space as it must. */
+    private static void workflowProblems(WorkflowType type, Map<String, String> props,
+                                         Map<String, org.apache.kafka.common.config.ConfigValue> values) {
+        List<String> required = switch (type) {
+            case RESHARD -> List.of(VStreamCoordinatorConnectorConfig.SHARDS,
+                    VStreamCoordinatorConnectorConfig.RESHARD_KEYSPACE,
+                    VStreamCoordinatorConnectorConfig.RESHARD_DATABASE,
+                    VStreamCoordinatorConnectorConfig.RESHARD_TARGET_SHARDS);
+            case ONLINE_DDL -> List.of(VStreamCoordinatorConnectorConfig.SHARDS,
+                    VStreamCoordinatorConnectorConfig.DDL_DATABASE, VStreamCoordinatorConnectorConfig.DDL_TABLE,
+                    VStreamCoordinatorConnectorConfig.DDL_ALTER);
+            case CLONE -> List.of(VStreamCoordinatorConnectorConfig.SOURCE_HOST,
+                    VStreamCoordinatorConnectorConfig.TARGET_HOST, VStreamCoordinatorConnectorConfig.TARGET_USER,
+                    VStreamCoordinatorConnectorConfig.REPLICATION_USER);
+        };
+        for (String key : required) {
+            String v = props.get(key);
+            if (v == null || v.isBlank()) {
+                values.get(key).addErrorMessage("The " + type.label() + " workflow needs " + key);
+            }
+        }
+        topologyProblems(props, values, VStreamCoordinatorConnectorConfig.SHARDS,
+                type == WorkflowType.ONLINE_DDL ? TopologyCheck.Coverage.WHOLE_KEY_SPACE
+                        : TopologyCheck.Coverage.NO_OVERLAP);
+        if (type == WorkflowType.RESHARD) {
+            topologyProblems(props, values, VStreamCoordinatorConnectorConfig.RESHARD_TARGET_SHARDS,
+                    TopologyCheck.Coverage.NO_OVERLAP);
+            ReshardPreflight.validateConfig(props, values);
+        }
     }
 
     /** Each replica to watch must be {@code <host>:<port>}. */

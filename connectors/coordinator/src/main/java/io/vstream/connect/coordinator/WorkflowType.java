@@ -1,6 +1,7 @@
 package io.vstream.connect.coordinator;
 
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * The kinds of workflow a coordinator runs ({@code workflow}), each with its name in the config and in status records.
@@ -25,14 +26,32 @@ enum WorkflowType {
         return label;
     }
 
-    /** The type named {@code name} (any case); the config's validator has already refused other names. */
-    static WorkflowType of(String name) {
-        String n = name.toLowerCase(Locale.ROOT);
+    /**
+     * The type a {@code workflow} value names, read as the config reads it: blanks around it dropped (Kafka trims a
+     * STRING value) and in any case (as its validator, {@code CaseInsensitiveValidString}, compares); empty when it
+     * names none. The one reading of the value: the task's config and the connector's {@code validate} both use it.
+     */
+    static Optional<WorkflowType> named(String value) {
+        if (value == null) {
+            return Optional.empty();
+        }
+        String n = value.trim().toUpperCase(Locale.ROOT);
         for (WorkflowType t : values()) {
-            if (t.label.equals(n)) {
-                return t;
+            if (t.label.toUpperCase(Locale.ROOT).equals(n)) {
+                return Optional.of(t);
             }
         }
-        throw new IllegalArgumentException("unknown workflow type '" + name + "' (clone, online-ddl or reshard)");
+        return Optional.empty();
+    }
+
+    /** The type {@code value} names ({@link #named}); the config's validator has already refused other values. */
+    static WorkflowType of(String value) {
+        return named(value).orElseThrow(() -> new IllegalArgumentException("unknown workflow type '" + value
+                + "' (" + String.join(", ", labels()) + ")"));
+    }
+
+    /** Every type's label, in order: the values {@code workflow} accepts. */
+    static String[] labels() {
+        return java.util.Arrays.stream(values()).map(WorkflowType::label).toArray(String[]::new);
     }
 }
