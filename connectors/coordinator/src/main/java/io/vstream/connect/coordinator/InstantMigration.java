@@ -4,12 +4,10 @@ import io.vstream.connect.coordinator.ddl.AlterRefusedException;
 import io.vstream.connect.coordinator.ddl.AlterStatement;
 import io.vstream.connect.coordinator.ddl.InstantAlter;
 import io.vstream.connect.core.error.ServerErrors;
-import io.vstream.connect.jdbc.MigrationPlans;
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.ArrayList;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,19 +16,21 @@ import org.slf4j.LoggerFactory;
  * {@code ALGORITHM=INSTANT} on every shard ({@link InstantAlter} asks it on a probe table), runs it there, shard by
  * shard, waiting while a long transaction is open and retrying a busy table's metadata lock a bounded number of times,
  * and records each shard done in {@code <state.database>.migrations}, so that a restarted coordinator goes on with the
- * others. Touches every shard of the table.
+ * others. Touches every shard of the table, through {@link OnlineDdlServers}.
  */
 final class InstantMigration {
     private static final Logger LOG = LoggerFactory.getLogger(InstantMigration.class);
 
     private final VStreamCoordinatorConnectorConfig config;
     private final String workflow;
-    private final String migration;
+    private final List<String> shards;
+    private final OnlineDdlServers servers;
 
-    InstantMigration(VStreamCoordinatorConnectorConfig config, String workflow, String migration) {
+    InstantMigration(VStreamCoordinatorConnectorConfig config, String workflow, OnlineDdlServers servers) {
         this.config = config;
         this.workflow = workflow;
-        this.migration = migration;
+        this.shards = List.copyOf(config.shards().keySet());
+        this.servers = servers;
     }
 
     /**
@@ -49,65 +49,64 @@ final class InstantMigration {
             LOG.info("Workflow {}: the ALTER names its own ALGORITHM or LOCK; copying", workflow);
             return null;
         }
-        Map<String, VStreamCoordinatorConnectorConfig.Endpoint> pending = new LinkedHashMap<>();
-        for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : config.shards().entrySet()) {
-            try (Connection c = Servers.open(e.getValue())) {
-                if (!MigrationPlans.appliedInstantly(c, config.stateDatabase(), migration)) {
-                    pending.put(e.getKey(), e.getValue());
+        List<String> pending = new ArrayList<>();
+        for (String shard : shards) {
+            try (OnlineDdlShard s = servers.open(shard)) {
+                if (!s.appliedInstantly()) {
+                    pending.add(shard);
                 }
             }
         }
-        boolean none = pending.size() == config.shards().size();
+        boolean none = pending.size() == shards.size();
         if (none) {
-            for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : config.shards().entrySet()) {
-                try (Connection c = Servers.open(e.getValue())) {
-                    String why = InstantAlter.refusal(c, config.ddlDatabase(), config.ddlTable(), body);
+            for (String shard : shards) {
+                try (OnlineDdlShard s = servers.open(shard)) {
+                    String why = s.instantRefusal(body);
                     if (why != null) {
                         LOG.info("Workflow {}: the ALTER cannot run instantly on shard {} ({}); copying", workflow,
-                                e.getKey(), why);
+                                shard, why);
                         return null;
                     }
                 }
             }
         }
         Duration wait = config.cutOverLockTimeout();
-        for (Map.Entry<String, VStreamCoordinatorConnectorConfig.Endpoint> e : pending.entrySet()) {
-            try (Connection c = Servers.open(e.getValue())) {
-                String busy = InstantAlter.longTransaction(c, wait);
+        for (String shard : pending) {
+            try (OnlineDdlShard s = servers.open(shard)) {
+                String busy = s.longTransaction(wait);
                 if (busy != null) {
                     return new WorkflowStatus(WorkflowState.CREATED, null, status.attempts(), "instant ALTER waits:"
-                            + " on shard " + e.getKey() + " " + busy + " (it may hold the table); it runs once that"
+                            + " on shard " + shard + " " + busy + " (it may hold the table); it runs once that"
                             + " transaction has ended");
                 }
                 long begin = System.nanoTime();
                 try {
-                    InstantAlter.apply(c, config.ddlDatabase(), config.ddlTable(), body, wait);
+                    s.alterInstantly(body, wait);
                 } catch (SQLException ex) {
                     if (ex.getErrorCode() == ServerErrors.LOCK_WAIT_TIMEOUT) {
                         int attempts = status.attempts() + 1;
                         if (attempts >= config.cutOverMaxAttempts()) {
-                            return status.failed("instant ALTER: the table on shard " + e.getKey() + " stayed busy"
+                            return status.failed("instant ALTER: the table on shard " + shard + " stayed busy"
                                     + " through " + attempts + " tries (each waited " + wait.toMillis() + " ms for its"
                                     + " metadata lock); run it at a quieter time, or raise cutover.lock.timeout.ms");
                         }
                         return new WorkflowStatus(WorkflowState.CREATED, null, attempts, "instant ALTER: the table"
-                                + " on shard " + e.getKey() + " was busy (waited " + wait.toMillis() + " ms for its"
+                                + " on shard " + shard + " was busy (waited " + wait.toMillis() + " ms for its"
                                 + " metadata lock, try " + attempts + " of " + config.cutOverMaxAttempts() + ");"
                                 + " trying again");
                     }
                     if (none && InstantAlter.notInstant(ex)) {
                         LOG.info("Workflow {}: shard {} cannot run the ALTER instantly after all ({}); copying",
-                                workflow, e.getKey(), ex.getMessage());
+                                workflow, shard, ex.getMessage());
                         return null;
                     }
-                    return status.failed("instant ALTER failed on shard " + e.getKey() + ": " + ex.getMessage()
+                    return status.failed("instant ALTER failed on shard " + shard + ": " + ex.getMessage()
                             + " (error " + ex.getErrorCode() + "); the shards that record it in "
                             + config.stateDatabase() + ".migrations have the new schema, the others the old one:"
                             + " fix the cause and deploy the workflow again (done shards are skipped)");
                 }
-                MigrationPlans.saveInstant(c, config.stateDatabase(), migration, config.ddlDatabase(),
-                        config.ddlTable());
-                LOG.info("Workflow {}: shard {}: ALTER applied instantly in {} ms", workflow, e.getKey(),
+                s.saveInstant();
+                LOG.info("Workflow {}: shard {}: ALTER applied instantly in {} ms", workflow, shard,
                         (System.nanoTime() - begin) / 1_000_000);
                 none = false;
             }

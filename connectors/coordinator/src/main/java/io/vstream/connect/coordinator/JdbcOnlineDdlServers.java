@@ -9,9 +9,9 @@ import java.util.Map;
 
 /**
  * {@link OnlineDdlServers} on the real shards: a connection of its own per use ({@link Servers#open}) or the one a
- * round keeps ({@link RoundConnections}), the instant ALTER ({@link InstantMigration}), the checksum
- * ({@link CutOverChecksum}), the sentry cut-over ({@link CutOverRunner}) and the server copies ({@link ServerCopies}).
- * Touches every shard of the table (and the replicas the copy watches).
+ * round keeps ({@link RoundConnections}), the checksum ({@link CutOverChecksum}), the sentry cut-over
+ * ({@link CutOverRunner}) and the server copies ({@link ServerCopies}). Touches every shard of the table (and the
+ * replicas the copy watches).
  */
 final class JdbcOnlineDdlServers implements OnlineDdlServers {
     private final VStreamCoordinatorConnectorConfig config;
@@ -60,11 +60,6 @@ final class JdbcOnlineDdlServers implements OnlineDdlServers {
     @Override
     public void discardRound(String shard) {
         roundConnections.discard(shard);
-    }
-
-    @Override
-    public WorkflowStatus runInstant(WorkflowStatus status) throws SQLException {
-        return new InstantMigration(config, workflow, migration).run(status);
     }
 
     @Override

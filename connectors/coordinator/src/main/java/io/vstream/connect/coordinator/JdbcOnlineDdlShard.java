@@ -5,6 +5,7 @@ import io.vstream.connect.coordinator.copy.GhostCopyState;
 import io.vstream.connect.coordinator.ddl.AlterAnalyzer;
 import io.vstream.connect.coordinator.ddl.AlterPlan;
 import io.vstream.connect.coordinator.ddl.AlterRefusedException;
+import io.vstream.connect.coordinator.ddl.InstantAlter;
 import io.vstream.connect.coordinator.ddl.RevertAnalysis;
 import io.vstream.connect.coordinator.ddl.SchemaReader;
 import io.vstream.connect.core.sql.SqlIdentifiers;
@@ -71,6 +72,31 @@ final class JdbcOnlineDdlShard implements OnlineDdlShard {
     @Override
     public AlterPlan analyze() throws SQLException, AlterRefusedException {
         return analyzer.analyze(c, config.ddlDatabase(), config.ddlTable(), config.ddlAlter());
+    }
+
+    @Override
+    public boolean appliedInstantly() throws SQLException {
+        return MigrationPlans.appliedInstantly(c, config.stateDatabase(), migration);
+    }
+
+    @Override
+    public String instantRefusal(String body) throws SQLException {
+        return InstantAlter.refusal(c, config.ddlDatabase(), config.ddlTable(), body);
+    }
+
+    @Override
+    public String longTransaction(Duration age) throws SQLException {
+        return InstantAlter.longTransaction(c, age);
+    }
+
+    @Override
+    public void alterInstantly(String body, Duration lockWait) throws SQLException {
+        InstantAlter.apply(c, config.ddlDatabase(), config.ddlTable(), body, lockWait);
+    }
+
+    @Override
+    public void saveInstant() throws SQLException {
+        MigrationPlans.saveInstant(c, config.stateDatabase(), migration, config.ddlDatabase(), config.ddlTable());
     }
 
     /**

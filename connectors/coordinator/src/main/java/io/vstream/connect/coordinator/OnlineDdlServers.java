@@ -5,8 +5,8 @@ import java.util.List;
 
 /**
  * What an online DDL's workflow, cut-over and revert window touch on the servers, by shard name: each shard
- * ({@link OnlineDdlShard}), the instant ALTER, the cut-over's checksum and its swap, the server copies. The task wires
- * {@link JdbcOnlineDdlServers}; unit tests wire fakes, so that every transition runs without a server.
+ * ({@link OnlineDdlShard}, the instant ALTER's too), the cut-over's checksum and its swap, the server copies. The task
+ * wires {@link JdbcOnlineDdlServers}; unit tests wire fakes, so that every transition runs without a server.
  */
 interface OnlineDdlServers extends AutoCloseable {
     /** A connection's worth of the shard, for one use (close it). */
@@ -17,12 +17,6 @@ interface OnlineDdlServers extends AutoCloseable {
 
     /** Drops the kept connection to the shard after a failure on it: the next round reconnects. */
     void discardRound(String shard);
-
-    /**
-     * Runs the ALTER instantly on every shard when the server can: the next status (COMPLETE, waiting, or FAILED), or
-     * null to take the copy path.
-     */
-    WorkflowStatus runInstant(WorkflowStatus status) throws SQLException;
 
     /** The cut-over's checksum of the migration or direction plan {@code key}, in slices (kept by the caller). */
     ChecksumSlices checksum(String key);

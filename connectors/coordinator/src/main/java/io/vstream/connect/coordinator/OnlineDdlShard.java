@@ -22,6 +22,27 @@ interface OnlineDdlShard extends AutoCloseable {
     /** Validates the ALTER and creates the ghost table (the server parses it); the plan it made. */
     AlterPlan analyze() throws SQLException, AlterRefusedException;
 
+    /** Whether this shard records the migration applied instantly (a restarted coordinator skips it). */
+    boolean appliedInstantly() throws SQLException;
+
+    /**
+     * Why the server cannot run the ALTER {@code body} instantly ({@code ALGORITHM=INSTANT}, asked on a probe table;
+     * its own words), or null when it can.
+     */
+    String instantRefusal(String body) throws SQLException;
+
+    /** The oldest transaction open on the server for longer than {@code age}, described; null when none. */
+    String longTransaction(Duration age) throws SQLException;
+
+    /**
+     * Runs the ALTER {@code body} with {@code ALGORITHM=INSTANT}, waiting at most {@code lockWait} for the table's
+     * metadata lock (a lock wait timeout, 1205, when the table was busy).
+     */
+    void alterInstantly(String body, Duration lockWait) throws SQLException;
+
+    /** Records the migration applied instantly on this shard. */
+    void saveInstant() throws SQLException;
+
     /** Stores a revert window's reverse and forward direction plans (none when the ALTER cannot be reverted). */
     void saveRevertPlan(AlterPlan plan) throws SQLException;
 

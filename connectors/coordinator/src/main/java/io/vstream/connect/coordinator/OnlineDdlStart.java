@@ -14,10 +14,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The start of an online DDL (state CREATED): the preflight on every shard, refusing before anything runs; the
- * instant ALTER when the server can run it (ddl.prefer.instant, and no revert window); else the ALTER validated and
- * the ghost table created on every shard (the server parses the ALTER: {@link AlterAnalyzer}), the plans stored where
- * the applier reads them (and a revert window's direction plans), the keys to build after a server copy deferred. A
- * shard that refuses drops the ghosts created so far. Touches every shard, through {@link OnlineDdlServers}.
+ * instant ALTER when the server can run it (ddl.prefer.instant, and no revert window: {@link InstantMigration}); else
+ * the ALTER validated and the ghost table created on every shard (the server parses the ALTER: {@link AlterAnalyzer}),
+ * the plans stored where the applier reads them (and a revert window's direction plans), the keys to build after a
+ * server copy deferred. A shard that refuses drops the ghosts created so far. Touches every shard, through
+ * {@link OnlineDdlServers}.
  */
 final class OnlineDdlStart {
     private static final Logger LOG = LoggerFactory.getLogger(OnlineDdlStart.class);
@@ -26,12 +27,14 @@ final class OnlineDdlStart {
     private final String workflow;
     private final List<String> shards;
     private final OnlineDdlServers servers;
+    private final InstantMigration instantMigration;
 
     OnlineDdlStart(VStreamCoordinatorConnectorConfig config, String workflow, OnlineDdlServers servers) {
         this.config = config;
         this.workflow = workflow;
         this.shards = List.copyOf(config.shards().keySet());
         this.servers = servers;
+        this.instantMigration = new InstantMigration(config, workflow, servers);
     }
 
     /** Analyzes the ALTER on every shard (creating the ghost tables) and stores the plans; refuses before anything runs. */
@@ -50,7 +53,7 @@ final class OnlineDdlStart {
             LOG.info("Workflow {}: the ALTER copies the table even if the server could run it instantly: a revert"
                     + " (ddl.revert.window.ms) needs the original", workflow);
         } else if (config.preferInstant()) {
-            WorkflowStatus instant = servers.runInstant(status);
+            WorkflowStatus instant = instantMigration.run(status);
             if (instant != null) {
                 return instant;
             }

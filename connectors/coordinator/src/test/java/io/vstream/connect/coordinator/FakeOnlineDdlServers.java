@@ -30,9 +30,6 @@ final class FakeOnlineDdlServers implements OnlineDdlServers {
     static final String OLD = "_orders_del";
 
     final Map<String, Shard> shards = new LinkedHashMap<>();
-    /** What the instant ALTER ends in (null: the server cannot run it instantly); counted in instantRuns. */
-    WorkflowStatus instant;
-    int instantRuns;
     /** Per checksum key and shard: the slices before the last (which compares to the end and finds no difference). */
     final Map<String, Map<String, Deque<CutOverChecksum.Slice>>> slices = new HashMap<>();
     /** The outcome of each cut-over attempt in turn: null swaps every shard, else why not; empty: they swap. */
@@ -70,12 +67,6 @@ final class FakeOnlineDdlServers implements OnlineDdlServers {
     @Override
     public void discardRound(String shard) {
         discarded.add(shard);
-    }
-
-    @Override
-    public WorkflowStatus runInstant(WorkflowStatus status) {
-        instantRuns++;
-        return instant;
     }
 
     @Override
@@ -153,6 +144,14 @@ final class FakeOnlineDdlServers implements OnlineDdlServers {
     static final class Shard implements OnlineDdlShard {
         SQLException down; // every open fails with it
         List<String> problems = List.of();
+        /** Why the server cannot run the ALTER instantly (null: it can); each question counted in probes. */
+        String instantRefusal = "ALGORITHM=INSTANT is not supported for this operation";
+        SQLException probeFails; // the question fails with it (a lost connection: still open)
+        int probes;
+        String longTransaction; // an open transaction the instant ALTER waits for, or null
+        final Deque<SQLException> instantFails = new ArrayDeque<>(); // each instant ALTER in turn fails with the next
+        boolean appliedInstantly; // recorded in the state database
+        int instantAlters;
         Exception analyzeFails; // an SQLException or AlterRefusedException
         AlterPlan analyzed = alterPlan("ADD COLUMN note TEXT");
         boolean revertible = true;
@@ -176,6 +175,38 @@ final class FakeOnlineDdlServers implements OnlineDdlServers {
         @Override
         public List<String> preflight() {
             return problems;
+        }
+
+        @Override
+        public boolean appliedInstantly() {
+            return appliedInstantly;
+        }
+
+        @Override
+        public String instantRefusal(String body) throws SQLException {
+            probes++;
+            if (probeFails != null) {
+                throw probeFails;
+            }
+            return instantRefusal;
+        }
+
+        @Override
+        public String longTransaction(Duration age) {
+            return longTransaction;
+        }
+
+        @Override
+        public void alterInstantly(String body, Duration lockWait) throws SQLException {
+            instantAlters++;
+            if (!instantFails.isEmpty()) {
+                throw instantFails.poll();
+            }
+        }
+
+        @Override
+        public void saveInstant() {
+            appliedInstantly = true;
         }
 
         @Override

@@ -64,22 +64,15 @@ class OnlineDdlWorkflowTest {
         assertThat(s.state()).isEqualTo(WorkflowState.FAILED);
         assertThat(s.reason()).contains("preflight refused", "lacks ALTER");
         assertThat(servers.shard(A).tables).containsOnly(TABLE);
-        assertThat(servers.instantRuns).isZero();
-    }
-
-    @Test
-    void anInstantAlterCompletesWithoutAGhost() throws Exception {
-        servers.instant = WorkflowStatus.START.to(WorkflowState.COMPLETE);
-        WorkflowStatus s = workflow().step(WorkflowStatus.START);
-        assertThat(s.state()).isEqualTo(WorkflowState.COMPLETE);
-        assertThat(servers.shard(A).tables).containsOnly(TABLE);
-        assertThat(servers.shard(A).plans).isEmpty();
+        assertThat(servers.shard(A).probes).isZero();
     }
 
     @Test
     void anAlterTheServerCannotRunInstantlyCreatesTheGhostsAndPlansOnEveryShard() throws Exception {
+        servers.shard(A).instantRefusal = null; // the first shard could, the second cannot
         WorkflowStatus s = workflow().step(WorkflowStatus.START);
-        assertThat(servers.instantRuns).isEqualTo(1);
+        assertThat(servers.shard(B).probes).isEqualTo(1);
+        assertThat(servers.shard(A).instantAlters).isZero();
         assertThat(s).isEqualTo(WorkflowStatus.START.to(WorkflowState.COPYING));
         for (FakeOnlineDdlServers.Shard shard : servers.shards.values()) {
             assertThat(shard.tables).contains(GHOST);
@@ -91,13 +84,139 @@ class OnlineDdlWorkflowTest {
 
     @Test
     void aRevertWindowSkipsTheInstantPathAndStoresTheDirectionPlans() throws Exception {
-        servers.instant = WorkflowStatus.START.to(WorkflowState.COMPLETE);
+        instantOnEveryShard();
         WorkflowStatus s = workflow("ddl.revert.window.ms", "60000", "ddl.copy.method", "stream")
                 .step(WorkflowStatus.START);
         assertThat(s.state()).isEqualTo(WorkflowState.COPYING);
-        assertThat(servers.instantRuns).isZero();
+        assertThat(servers.shard(A).probes).isZero();
         assertThat(servers.shard(B).directionPlans).isTrue();
         assertThat(servers.shard(B).deferred).isEmpty(); // the stream copy keeps every key
+    }
+
+    // ---- CREATED: the instant path (ddl.prefer.instant)
+
+    private void instantOnEveryShard() {
+        for (FakeOnlineDdlServers.Shard shard : servers.shards.values()) {
+            shard.instantRefusal = null;
+        }
+    }
+
+    private static SQLException busy() {
+        return new SQLException("Lock wait timeout exceeded; try restarting transaction", "HY000", 1205);
+    }
+
+    @Test
+    void anInstantAlterRunsOnEveryShardAndCompletesWithoutAGhost() throws Exception {
+        instantOnEveryShard();
+        WorkflowStatus s = workflow().step(WorkflowStatus.START);
+        assertThat(s.state()).isEqualTo(WorkflowState.COMPLETE);
+        assertThat(s.reason()).startsWith("applied instantly (ALGORITHM=INSTANT) on every shard");
+        for (FakeOnlineDdlServers.Shard shard : servers.shards.values()) {
+            assertThat(shard.instantAlters).isEqualTo(1);
+            assertThat(shard.appliedInstantly).isTrue();
+            assertThat(shard.tables).containsOnly(TABLE);
+            assertThat(shard.plans).isEmpty();
+        }
+    }
+
+    @Test
+    void anAlterThatNamesItsAlgorithmIsCopiedWithoutAskingTheServer() throws Exception {
+        instantOnEveryShard();
+        WorkflowStatus s = workflow("ddl.alter", "ADD COLUMN note TEXT, ALGORITHM=COPY").step(WorkflowStatus.START);
+        assertThat(s.state()).isEqualTo(WorkflowState.COPYING);
+        assertThat(servers.shard(A).probes).isZero();
+        assertThat(servers.shard(A).instantAlters).isZero();
+    }
+
+    @Test
+    void anAlterThatCannotBeParsedIsRefusedBeforeAnythingRuns() throws Exception {
+        WorkflowStatus s = workflow("ddl.alter", "ADD COLUMN a INT; DROP TABLE orders").step(WorkflowStatus.START);
+        assertThat(s.state()).isEqualTo(WorkflowState.FAILED);
+        assertThat(s.reason()).startsWith("the ALTER is refused: The ALTER holds more than one statement");
+        assertThat(servers.shard(A).probes).isZero();
+    }
+
+    @Test
+    void aLongTransactionMakesTheInstantAlterWaitInCreated() throws Exception {
+        instantOnEveryShard();
+        servers.shard(A).longTransaction = "connection 7 has had a transaction open for 40 s";
+        WorkflowStatus s = workflow().step(WorkflowStatus.START);
+        assertThat(s).isEqualTo(new WorkflowStatus(WorkflowState.CREATED, null, 0, "instant ALTER waits: on shard -80"
+                + " connection 7 has had a transaction open for 40 s (it may hold the table); it runs once that"
+                + " transaction has ended"));
+        assertThat(servers.shard(A).instantAlters).isZero();
+        servers.shard(A).longTransaction = null;
+        assertThat(workflow().step(s).state()).isEqualTo(WorkflowState.COMPLETE);
+    }
+
+    @Test
+    void aBusyTableIsTriedAgainUpToTheLimitThenFailsTheWorkflow() throws Exception {
+        instantOnEveryShard();
+        servers.shard(B).instantFails.addAll(List.of(busy(), busy(), busy()));
+        WorkflowStatus s = workflow().step(WorkflowStatus.START);
+        assertThat(s).isEqualTo(new WorkflowStatus(WorkflowState.CREATED, null, 1, "instant ALTER: the table on shard"
+                + " 80- was busy (waited 3000 ms for its metadata lock, try 1 of 3); trying again"));
+        assertThat(servers.shard(A).appliedInstantly).isTrue();
+        s = workflow().step(s);
+        assertThat(s.attempts()).isEqualTo(2);
+        assertThat(servers.shard(A).instantAlters).as("a done shard is skipped").isEqualTo(1);
+        s = workflow().step(s);
+        assertThat(s.state()).isEqualTo(WorkflowState.FAILED);
+        assertThat(s.reason()).startsWith("instant ALTER: the table on shard 80- stayed busy through 3 tries");
+    }
+
+    @Test
+    void aRestartAfterSomeShardsRanTheAlterGoesOnWithTheOthersWithoutAskingAgain() throws Exception {
+        servers.shard(A).appliedInstantly = true; // the shards decided before the restart
+        WorkflowStatus s = workflow().step(WorkflowStatus.START);
+        assertThat(s.state()).isEqualTo(WorkflowState.COMPLETE);
+        assertThat(servers.shard(B).probes).isZero();
+        assertThat(servers.shard(A).instantAlters).isZero();
+        assertThat(servers.shard(B).instantAlters).isEqualTo(1);
+    }
+
+    @Test
+    void aFirstShardThatRefusesTheInstantAlterAfterAllIsCopied() throws Exception {
+        instantOnEveryShard();
+        servers.shard(A).instantFails.add(new SQLException("ALGORITHM=INSTANT is not supported for this operation."
+                + " Try ALGORITHM=COPY", "0A000", 1846));
+        WorkflowStatus s = workflow().step(WorkflowStatus.START);
+        assertThat(s.state()).isEqualTo(WorkflowState.COPYING);
+        assertThat(servers.shard(A).tables).contains(GHOST);
+    }
+
+    @Test
+    void aShardThatRefusesTheInstantAlterAfterAnotherRanItFailsTheWorkflowNamingTheMixedSchemas()
+            throws Exception {
+        instantOnEveryShard();
+        servers.shard(B).instantFails.add(new SQLException("ALGORITHM=INSTANT is not supported for this operation",
+                "0A000", 1846));
+        WorkflowStatus s = workflow().step(WorkflowStatus.START);
+        assertThat(s.state()).isEqualTo(WorkflowState.FAILED);
+        assertThat(s.reason()).startsWith("instant ALTER failed on shard 80-: ALGORITHM=INSTANT is not supported")
+                .contains("the shards that record it in _vstream.migrations have the new schema");
+        assertThat(servers.shard(B).tables).containsOnly(TABLE);
+    }
+
+    @Test
+    void anInstantAlterThatFailsOtherwiseFailsTheWorkflow() throws Exception {
+        instantOnEveryShard();
+        servers.shard(A).instantFails.add(new SQLException("Duplicate column name 'note'", "42S21", 1060));
+        WorkflowStatus s = workflow().step(WorkflowStatus.START);
+        assertThat(s.state()).isEqualTo(WorkflowState.FAILED);
+        assertThat(s.reason()).startsWith("instant ALTER failed on shard -80: Duplicate column name 'note' (error"
+                + " 1060)");
+        assertThat(servers.shard(B).instantAlters).isZero();
+    }
+
+    @Test
+    void aShardThatCannotBeAskedFailsTheRoundAndTheNextRoundAsksAgain() throws Exception {
+        instantOnEveryShard();
+        servers.shard(B).probeFails = new SQLException("Connection reset", "08S01", 0);
+        assertThatThrownBy(() -> workflow().step(WorkflowStatus.START)).isSameAs(servers.shard(B).probeFails);
+        assertThat(servers.shard(A).instantAlters).isZero();
+        servers.shard(B).probeFails = null;
+        assertThat(workflow().step(WorkflowStatus.START).state()).isEqualTo(WorkflowState.COMPLETE);
     }
 
     @Test
