@@ -37,10 +37,17 @@ final class ReshardWorkflow implements Workflow {
     private final Map<String, VStreamCoordinatorConnectorConfig.Endpoint> newShards;
     private final ReshardProgress measured;
     private final ReshardDiff diff;
+    private final WaitPace pace;
     private boolean lanesReleased; // lanes a diff of a dead predecessor may have left held (releaseLanes)
 
     ReshardWorkflow(VStreamCoordinatorConnectorConfig config, String workflow, ReshardServers servers) {
+        this(config, workflow, servers, WaitPace.SYSTEM);
+    }
+
+    /** {@code pace}: the time the switch waits on for the new shards (tests give one that does not sleep). */
+    ReshardWorkflow(VStreamCoordinatorConnectorConfig config, String workflow, ReshardServers servers, WaitPace pace) {
         this.config = config;
+        this.pace = pace;
         this.workflow = workflow;
         this.servers = servers;
         this.oldShards = config.shards();
@@ -198,7 +205,7 @@ final class ReshardWorkflow implements Workflow {
     /** Waits until each new shard's applied state contains each overlapping old shard's final position. */
     private String awaitApplied(ReshardServers.Round s, Map<String, String> finals)
             throws SQLException, InterruptedException {
-        long deadline = System.nanoTime() + config.stopTimeout().toNanos();
+        long deadline = pace.nanoTime() + config.stopTimeout().toNanos();
         String missing;
         do {
             Map<String, Map<String, ApplierChannel.Applied>> applied = applied(s);
@@ -215,8 +222,8 @@ final class ReshardWorkflow implements Workflow {
             if (missing == null) {
                 return null;
             }
-            Thread.sleep(100);
-        } while (System.nanoTime() < deadline);
+            pace.pause(100);
+        } while (pace.nanoTime() < deadline);
         return missing;
     }
 

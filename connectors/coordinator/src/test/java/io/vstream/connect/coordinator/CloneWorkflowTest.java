@@ -178,6 +178,16 @@ class CloneWorkflowTest {
     }
 
     @Test
+    void aFinalWorkflowStaysAsItIsWithoutTouchingTheServers() throws Exception {
+        servers.down = new SQLException("not to be opened");
+        for (WorkflowState done : new WorkflowState[] {WorkflowState.COMPLETE, WorkflowState.CANCELLED,
+                WorkflowState.FAILED}) {
+            WorkflowStatus s = new WorkflowStatus(done, null, 1, "why");
+            assertThat(workflow().step(s)).isSameAs(s);
+        }
+    }
+
+    @Test
     void aServerThatRefusesTheRoundFailsIt() {
         servers.down = new SQLException("Access denied for user 'vsc'", "28000", 1045);
         assertThatThrownBy(() -> workflow().step(at(WorkflowState.COPYING))).isSameAs(servers.down);

@@ -451,6 +451,16 @@ class OnlineDdlWorkflowTest {
     }
 
     @Test
+    void aShardAnEarlierAttemptSwappedIsNeitherComparedNorSwappedAgain() throws Exception {
+        started();
+        servers.shard(A).tables.remove(GHOST); // swapped by an attempt that failed on the other shard (per shard)
+        servers.slices(MIGRATION, A, new CutOverChecksum.Slice("not to be compared", null));
+        WorkflowStatus s = workflow().step(cuttingOver(1));
+        assertThat(s.state()).isEqualTo(WorkflowState.COMPLETE);
+        assertThat(servers.attempted).containsExactly(MIGRATION + " [80-]");
+    }
+
+    @Test
     void aRestartAfterTheSwapCompletesWithoutAnotherAttempt() throws Exception {
         started();
         for (FakeOnlineDdlServers.Shard shard : servers.shards.values()) {
@@ -575,6 +585,35 @@ class OnlineDdlWorkflowTest {
                 .step(at(WorkflowState.REVERTING));
         assertThat(s.state()).isEqualTo(WorkflowState.REVERTIBLE);
         assertThat(s.reason()).contains("waits for every shard's applier");
+    }
+
+    @Test
+    void theWindowWaitsWhileTheShardsFollowDifferentDirections() throws Exception {
+        OnlineDdlWorkflow w = swappedWithWindow();
+        passed(REVERSE, OLD);
+        MigrationPlans.Plan forward = FakeOnlineDdlServers.direction(FORWARD, "_orders_new");
+        servers.shard(B).direction = new MigrationPlans.Direction(forward, SWAPPED_AT);
+        servers.shard(B).tables.add("_orders_new");
+        WorkflowStatus s = w.step(at(WorkflowState.REVERTIBLE));
+        assertThat(s.state()).isEqualTo(WorkflowState.REVERTIBLE);
+        assertThat(s.reason()).startsWith("the reverse stream starts: waiting");
+        assertThat(servers.shard(A).lastTold()).as("the window is not ended").isEqualTo("RUN");
+    }
+
+    @Test
+    void aRevertsChecksumRunsInSlicesAndOneThatCannotHoldTheApplierCountsAFailedAttempt() throws Exception {
+        swappedWithWindow();
+        passed(REVERSE, OLD);
+        servers.slices(REVERSE, A, new CutOverChecksum.Slice(null, null),
+                new CutOverChecksum.Slice(null, "the applier did not stop"));
+        OnlineDdlWorkflow w = workflow("ddl.revert.window.ms", "60000", "ddl.revert", "true");
+        WorkflowStatus s = w.step(at(WorkflowState.REVERTING));
+        assertThat(s).isEqualTo(at(WorkflowState.REVERTING)); // more of the revert's checksum on the next round
+        s = w.step(s);
+        assertThat(s).isEqualTo(new WorkflowStatus(WorkflowState.REVERTIBLE, null, 1, "the revert's cut-over attempt"
+                + " 1 did not swap (checksum: the applier did not stop); the window stays open and the swap is tried"
+                + " again"));
+        assertThat(servers.attempted).doesNotContain(REVERSE + " [-80, 80-]");
     }
 
     @Test

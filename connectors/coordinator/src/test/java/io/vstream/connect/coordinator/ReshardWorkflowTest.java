@@ -18,12 +18,13 @@ import org.junit.jupiter.api.Test;
 class ReshardWorkflowTest {
     private static final String WORKFLOW = "split";
     private final FakeReshardServers servers = new FakeReshardServers();
+    private final CountingPace pace = new CountingPace();
 
     private ReshardWorkflow workflow(String... more) {
         return new ReshardWorkflow(WorkflowFixtures.config(new java.util.HashMap<>(Map.of("workflow", "reshard",
                 "applier.stream", "split", "source.user", "vsc", "shards", "-=old:3306",
                 "reshard.target.shards", "-80=new1:3306,80-=new2:3306", "reshard.keyspace", "commerce",
-                "reshard.database", "commerce", "cutover.max.attempts", "3")), more), WORKFLOW, servers);
+                "reshard.database", "commerce", "cutover.max.attempts", "3")), more), WORKFLOW, servers, pace);
     }
 
     private static WorkflowStatus at(WorkflowState state) {
@@ -129,11 +130,22 @@ class ReshardWorkflowTest {
         assertThat(s.reason()).contains("new shard 80- holds MariaDB/0-1-90 of old shard -, needs MariaDB/0-1-100",
                 "the old shards are writable again");
         assertThat(servers.readOnlySet).containsExactly(true, false);
+        assertThat(pace.pauses).as("a look every 100 ms for 1 s").isEqualTo(10);
         s = workflow("handoff.stop.timeout.ms", "1000").step(switching(2));
         assertThat(s.state()).isEqualTo(WorkflowState.FAILED);
         assertThat(s.reason()).endsWith("; gave up after 3 attempts");
         assertThat(servers.readOnly).isFalse();
         assertThat(servers.journal).isNull();
+    }
+
+    @Test
+    void theSwitchWaitsWhileTheNewShardsApplyUpToTheOldShardsFinalPositions() throws Exception {
+        applying("MariaDB/0-1-97", "[]");
+        pace.onPause = () -> applying(pace.pauses < 3 ? "MariaDB/0-1-99" : "MariaDB/0-1-100", "[]");
+        WorkflowStatus s = workflow().step(switching(0));
+        assertThat(s.state()).isEqualTo(WorkflowState.COMPLETE);
+        assertThat(pace.pauses).isEqualTo(3);
+        assertThat(servers.readOnlySet).containsExactly(true);
     }
 
     @Test
@@ -167,6 +179,16 @@ class ReshardWorkflowTest {
         WorkflowStatus s = workflow().cancel(switching(0));
         assertThat(s.state()).isEqualTo(WorkflowState.FAILED);
         assertThat(s.reason()).startsWith("cannot cancel: the switch has been journaled");
+    }
+
+    @Test
+    void aFinalWorkflowStaysAsItIsWithoutTouchingTheShards() throws Exception {
+        servers.down = new SQLException("not to be opened");
+        for (WorkflowState done : new WorkflowState[] {WorkflowState.COMPLETE, WorkflowState.CANCELLED,
+                WorkflowState.FAILED}) {
+            WorkflowStatus s = new WorkflowStatus(done, null, 1, "why");
+            assertThat(workflow().step(s)).isSameAs(s);
+        }
     }
 
     @Test
