@@ -136,7 +136,6 @@ final class EventSequence {
                 yield new Decision(Action.ADVANCE, cutShort);
             }
             case JOURNAL -> Decision.of(Action.KEEP_POSITION);
-            default -> throw new IllegalStateException("unhandled " + type);
         };
     }
 
