@@ -1,5 +1,6 @@
 package io.vstream.connect.testsupport.registry;
 
+import io.vstream.connect.local.ManagedProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -8,7 +9,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -16,7 +16,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -24,10 +23,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A real schema registry for tests: Apicurio Registry 2.4.2 (in-memory storage) as a separate {@code java} process,
- * built by the {@code schema-registry} module into {@code target/quarkus-app/quarkus-run.jar}. Starts on a free
- * loopback port, waits until {@code /health/ready} answers UP, and is always stopped: by {@link #close()}, by a
- * shutdown hook if the JVM exits first, and by a {@code sh} watchdog that SIGKILLs it when this JVM dies without
- * running hooks (the pipe to the watchdog closes). Touches only the process it started.
+ * built by the {@code schema-registry} module into {@code target/quarkus-app/quarkus-run.jar}, launched by
+ * local-runtime's {@link ManagedProcess} as the tests' other servers are (in this JVM's session, its output in a log
+ * file). Starts on a free loopback port, waits until {@code /health/ready} answers UP, and is always stopped: by
+ * {@link #close()}, by a shutdown hook if the JVM exits first, and by the process's watchdog when this JVM dies without
+ * running hooks. Touches only the process it started.
  *
  * <p>The jar is the system property {@code vstream.registry.jar} (set by the integration-tests build) unless given.
  */
@@ -41,25 +41,18 @@ public final class ApicurioRegistry implements AutoCloseable {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(15);
     private static final int START_ATTEMPTS = 3;
-    /** Kills PID when stdin closes, if PID still runs a command line naming MARKER (no pid-reuse accidents). */
-    private static final String WATCHDOG = "read _ignored; "
-            + "if tr '\\000' ' ' < /proc/$1/cmdline 2>/dev/null | grep -qF -- \"$2\"; then kill -9 $1; fi";
-    private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
+    private static final Set<Long> LIVE = ConcurrentHashMap.newKeySet(); // pids, for the reaper at the JVM's exit
 
     static {
         Runtime.getRuntime().addShutdownHook(new Thread(ApicurioRegistry::killLeftovers, "registry-reaper"));
     }
 
-    private final Process process;
-    private final Process watchdog;
+    private final ManagedProcess process;
     private final int port;
-    private final Path logFile;
 
-    private ApicurioRegistry(Process process, Process watchdog, int port, Path logFile) {
+    private ApicurioRegistry(ManagedProcess process, int port) {
         this.process = process;
-        this.watchdog = watchdog;
         this.port = port;
-        this.logFile = logFile;
     }
 
     /** Starts the registry from the jar named by {@value #JAR_PROPERTY}, logging under {@code target/registry/}. */
@@ -76,7 +69,8 @@ public final class ApicurioRegistry implements AutoCloseable {
     public static ApicurioRegistry start(Path jar, Path logDir) {
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException("Schema registry jar " + jar + " does not exist: build the schema-registry"
-                    + " module first (mvn verify -pl integration-tests -am builds it)");
+                    + " module first, once and online: mvn -B install -pl schema-registry (without -DskipTests, which"
+                    + " skips its assembly; docs/development.md)");
         }
         IllegalStateException last = null;
         for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
@@ -92,33 +86,26 @@ public final class ApicurioRegistry implements AutoCloseable {
 
     private static ApicurioRegistry launch(Path jar, Path logDir, int port) {
         long started = System.nanoTime();
-        String marker = "vstream-test-registry-" + UUID.randomUUID();
-        Path logFile;
-        Process process;
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add("-Xmx256m");
+        cmd.add("-XX:+UseSerialGC");
+        cmd.add("-XX:TieredStopAtLevel=1"); // a short-lived server: start fast rather than peak
+        cmd.add("-Dquarkus.http.host=" + HOST);
+        cmd.add("-Dquarkus.http.port=" + port);
+        cmd.add("-Dquarkus.http.cors.origins=http://" + HOST + ":" + port);
+        cmd.add("-jar");
+        cmd.add(jar.toAbsolutePath().toString()); // last: the watchdog ends only a process that still names it
+        Path logFile = logDir.toAbsolutePath().resolve("registry-" + port + ".log");
         try {
-            Files.createDirectories(logDir);
-            logFile = logDir.resolve("registry-" + port + ".log");
-            List<String> cmd = new ArrayList<>();
-            cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
-            cmd.add("-Xmx256m");
-            cmd.add("-XX:+UseSerialGC");
-            cmd.add("-XX:TieredStopAtLevel=1"); // a short-lived server: start fast rather than peak
-            cmd.add("-Dvstream.marker=" + marker);
-            cmd.add("-Dquarkus.http.host=" + HOST);
-            cmd.add("-Dquarkus.http.port=" + port);
-            cmd.add("-Dquarkus.http.cors.origins=http://" + HOST + ":" + port);
-            cmd.add("-jar");
-            cmd.add(jar.toAbsolutePath().toString());
-            process = new ProcessBuilder(cmd)
-                    .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.to(logFile.toFile()))
-                    .start();
+            Files.deleteIfExists(logFile); // the log is appended to: an older run's on this port is not this one's
         } catch (IOException e) {
-            throw new UncheckedIOException("Could not launch the schema registry from " + jar, e);
+            throw new UncheckedIOException("Could not remove the old registry log " + logFile, e);
         }
-        LIVE.add(process);
-        Process watchdog = watchdog(process, marker);
-        ApicurioRegistry registry = new ApicurioRegistry(process, watchdog, port, logFile);
+        // in this JVM's session, as the tests' mariadbd, broker and workers; ended with this JVM however it dies
+        ManagedProcess process = ManagedProcess.start("schema-registry-" + port, cmd, logFile, null, true, false);
+        LIVE.add(process.pid());
+        ApicurioRegistry registry = new ApicurioRegistry(process, port);
         registry.awaitReady(started);
         LOG.info("Started schema registry (Apicurio, pid {}) at {} in {} ms", process.pid(), registry.url(),
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
@@ -131,13 +118,13 @@ public final class ApicurioRegistry implements AutoCloseable {
         String lastState = "no answer";
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
-                LIVE.remove(process);
+                close();
                 String tail = logTail();
                 if (tail.contains("seems to be in use by another process") || tail.contains("Address already in use")) {
                     throw new PortTakenException("port " + port);
                 }
-                throw new IllegalStateException("The schema registry exited with code " + process.exitValue()
-                        + " while starting; log " + logFile + ":\n" + tail);
+                throw new IllegalStateException("The schema registry exited with code " + process.exitCode()
+                        + " while starting; log " + logFile() + ":\n" + tail);
             }
             try {
                 HttpResponse<String> ready = http.send(HttpRequest.newBuilder(URI.create(url() + "/health/ready"))
@@ -157,7 +144,7 @@ public final class ApicurioRegistry implements AutoCloseable {
         }
         close();
         throw new IllegalStateException("The schema registry was not ready within " + START_TIMEOUT.toSeconds()
-                + " s (last: " + lastState + "); log " + logFile + ":\n" + logTail());
+                + " s (last: " + lastState + "); log " + logFile() + ":\n" + logTail());
     }
 
     /** The base URL, e.g. {@code http://127.0.0.1:34567}. */
@@ -184,63 +171,33 @@ public final class ApicurioRegistry implements AutoCloseable {
     }
 
     public Path logFile() {
-        return logFile;
+        return process.logFile();
     }
 
     /** Stops the registry (SIGTERM, then SIGKILL after 15 s) and waits for its exit. */
     @Override
     public void close() {
         long started = System.nanoTime();
-        if (process.isAlive()) {
-            process.destroy();
-            try {
-                if (!process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-                    LOG.warn("The schema registry (pid {}) did not stop within {} s; killing it", process.pid(),
-                            STOP_TIMEOUT.toSeconds());
-                    process.destroyForcibly().waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                process.destroyForcibly();
-            }
+        boolean wasRunning = process.isAlive();
+        process.stop(STOP_TIMEOUT);
+        LIVE.remove(process.pid());
+        if (wasRunning) {
             LOG.info("Stopped schema registry (pid {}) in {} ms", process.pid(),
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
-        }
-        LIVE.remove(process);
-        if (watchdog != null) {
-            watchdog.destroy();
         }
     }
 
     String logTail() {
-        try {
-            List<String> lines = Files.readAllLines(logFile, StandardCharsets.UTF_8);
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
-        } catch (IOException | UncheckedIOException e) {
-            return "(log unreadable: " + e.getMessage() + ")";
-        }
-    }
-
-    private static Process watchdog(Process server, String marker) {
-        try {
-            return new ProcessBuilder("sh", "-c", WATCHDOG, "registry-watchdog", Long.toString(server.pid()), marker)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                    .redirectError(ProcessBuilder.Redirect.DISCARD)
-                    .start();
-        } catch (IOException e) {
-            LOG.warn("Could not start the watchdog of the schema registry (pid {}); only the shutdown hook guards it",
-                    server.pid(), e);
-            return null;
-        }
+        return process.logTail(40);
     }
 
     private static void killLeftovers() {
-        for (Process p : LIVE) {
-            if (p.isAlive()) {
+        for (long pid : LIVE) {
+            ProcessHandle.of(pid).filter(ProcessHandle::isAlive).ifPresent(p -> {
                 // stderr, not slf4j: logging back ends may already be shut down in a shutdown hook
-                System.err.println("vstream test-support: killing leftover schema registry pid " + p.pid());
+                System.err.println("vstream test-support: killing leftover schema registry pid " + pid);
                 p.destroyForcibly();
-            }
+            });
         }
     }
 
