@@ -187,9 +187,9 @@ class CliIT {
         assertThat(last.get("progress_percent").asInt()).isEqualTo(100);
         capture("status-json.txt", "vsc status " + w + " --json", vsc("status", w, "--json"));
         capture("status.txt", "vsc status", vsc("status"));
-        Thread.sleep(2_000);
+        HeldState.await(connect, "cli-status", w, "POSTPONED", Duration.ofSeconds(2)); // held while postponed
         assertThat(JSON.readTree(vsc("status", w, "--json").out()).get("state").asText())
-                .as("held while postponed").isEqualTo("POSTPONED");
+                .as("vsc status, held while postponed").isEqualTo("POSTPONED");
 
         Run cutover = vsc("cutover", w);
         capture("cutover.txt", "vsc cutover " + w, cutover);

@@ -278,8 +278,7 @@ class OnlineDdlIT {
         OnlineDdlMigration w = migration(db, "items");
         w.deploy("ADD COLUMN note VARCHAR(20) NULL", Map.of("handoff.postpone", "true"));
         CloneHandoffIT.awaitState(connect, w.statusTopic, "POSTPONED", Duration.ofSeconds(90));
-        Thread.sleep(2_000);
-        assertThat(lastState(w)).isEqualTo("POSTPONED");
+        w.awaitHeld("POSTPONED", Duration.ofSeconds(2)); // held: 2 s of the coordinator's rounds on, still postponed
         w.deploy("ADD COLUMN note VARCHAR(20) NULL", Map.of("handoff.postpone", "false"));
         CloneHandoffIT.awaitState(connect, w.statusTopic, "COMPLETE", Duration.ofSeconds(90));
         assertThat(SHARDS.server(1).queryLong(db, "SELECT COUNT(*) FROM information_schema.COLUMNS WHERE"
@@ -295,9 +294,11 @@ class OnlineDdlIT {
         Map<String, String> chunky = Map.of("copy.chunk.max.rows", "100", "copy.chunk.target.ms", "10",
                 "copy.max.rows.per.second", "1000");
         c.deploy("ADD COLUMN note VARCHAR(20) NULL", stalled, chunky);
-        CloneHandoffIT.awaitState(connect, c.statusTopic, "COPYING", Duration.ofSeconds(90));
-        Thread.sleep(3_000);
-        assertThat(lastState(c)).isEqualTo("COPYING");
+        // the phase the cancel is meant for: copying, held there by the throttle (its reason in the status)
+        String held = awaitStatus(c, s -> "COPYING".equals(s.getString("state")) ? reasonWith(s, "copy throttled")
+                : null);
+        assertThat(held).as("the copy held by the throttle").contains("ms behind");
+        assertThat(lastState(c)).as("still copying when the cancel comes").isEqualTo("COPYING");
         c.deploy("ADD COLUMN note VARCHAR(20) NULL", Map.of("throttle.max.applier.lag.ms", "1",
                 "workflow.cancel", "true"), chunky);
         CloneHandoffIT.awaitState(connect, c.statusTopic, "CANCELLED", Duration.ofSeconds(60));
@@ -376,8 +377,7 @@ class OnlineDdlIT {
         w.deploy(alter, with(slow, "throttle.max.applier.lag.ms", "1"));
         String reason = awaitStatus(w, s -> reasonWith(s, "ms behind"));
         assertThat(reason).as("the status says why the copy waits").contains("copy throttled");
-        Thread.sleep(2_000);
-        assertThat(lastState(w)).isEqualTo("COPYING");
+        w.awaitHeld("COPYING", Duration.ofSeconds(2)); // the throttle holds the copy: 2 s of rounds on, still copying
         w.deploy(alter, with(slow, "throttle.max.applier.lag.ms", "0"));
         CloneHandoffIT.awaitState(connect, w.statusTopic, "COMPLETE", Duration.ofSeconds(120));
         for (MariaDbServer s : SHARDS.servers()) {
@@ -617,7 +617,7 @@ class OnlineDdlIT {
         try (Connection holder = SHARDS.server(0).connect(db); Statement st = holder.createStatement()) {
             st.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT");
             st.executeQuery("SELECT COUNT(*) FROM items").close(); // holds the table's metadata lock until it ends
-            Thread.sleep(1_500); // older than the lock timeout below
+            Thread.sleep(1_500); // the time is the point: the transaction is older than the lock timeout below
             w.deploy("ADD COLUMN note VARCHAR(32) NULL", Map.of("ddl.prefer.instant", "true",
                     "cutover.lock.timeout.ms", "1000"));
             String waits = awaitStatus(w, s -> s.getString("reason") != null
@@ -625,8 +625,7 @@ class OnlineDdlIT {
             assertThat(waits).as("the ALTER waits for the long transaction, saying so").contains("shard -80")
                     .contains("transaction open");
             long before = writes.get();
-            Thread.sleep(2_000);
-            assertThat(writes.get()).as("writers go on meanwhile").isGreaterThan(before);
+            awaitAtLeast(writes, before + 20, "writes on the shard while the ALTER waits"); // writers go on meanwhile
             assertThat(SHARDS.server(0).queryLong(db, "SELECT COUNT(*) FROM information_schema.COLUMNS WHERE"
                     + " TABLE_SCHEMA = ? AND TABLE_NAME = 'items' AND COLUMN_NAME = 'note'", db)).isZero();
             st.execute("COMMIT");
@@ -648,6 +647,17 @@ class OnlineDdlIT {
         assertThat(Duration.ofNanos(slowest.get())).as("no write waited on the ALTER longer than its lock timeout,"
                 + " with a margin for a busy machine").isLessThan(Duration.ofSeconds(2));
         w.delete();
+    }
+
+    /** Waits until {@code counter} reaches {@code n}; fails, naming {@code what}, after 90 s. */
+    private static void awaitAtLeast(AtomicLong counter, long n, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        while (counter.get() < n) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(what + ": " + counter.get() + ", not " + n + ", within 90 s");
+            }
+            Thread.sleep(50);
+        }
     }
 
     /** Changes rows across the whole key range of {@code items} (inserts, updates, deletes) until told to stop. */

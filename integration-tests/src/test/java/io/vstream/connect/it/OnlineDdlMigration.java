@@ -121,6 +121,14 @@ final class OnlineDdlMigration {
         return CloneHandoffIT.awaitState(connect, statusTopic, state, timeout);
     }
 
+    /**
+     * Fails unless the workflow is in {@code state} now and stays in it for {@code span} of its coordinator's status
+     * records ({@link HeldState}): what a test that proves a state holds waits for, rather than a sleep.
+     */
+    void awaitHeld(String state, Duration span) throws InterruptedException {
+        HeldState.await(connect, statusTopic, coordinator, state, span);
+    }
+
     /** The first non-null answer of {@code probe} over all status records within {@code timeout}, or null. */
     <T> T firstStatus(Function<Struct, T> probe, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();

@@ -104,28 +104,32 @@ class PrometheusMetricsIT {
                     TopicNames.shardTopic("vs_" + db, "ks", "-"), target), "table.engine", "InnoDB",
                     "target.user", "vstream_applier", "target.password", DocumentedGrants.PASSWORD)));
 
-            // scrape every second until the workflow is COMPLETE and the streams have run on a while
+            // scrape every second until the workflow is COMPLETE and the source's stream has run on after it (its
+            // row changes read from the binlog have grown since the scrape that saw COMPLETE)
+            Map<String, String> shard = Map.of("keyspace", "ks", "shard", "-");
             long deadline = System.nanoTime() + Duration.ofSeconds(240).toNanos();
-            long completeAt = 0;
-            while (System.nanoTime() < deadline) {
+            Double eventsAtComplete = null;
+            boolean ranOn = false;
+            while (System.nanoTime() < deadline && !ranOn) {
                 Thread.sleep(1_000);
                 PrometheusText s = PrometheusText.scrape(http, metricsUrl);
                 scrapes.add(s);
                 boolean complete = s.sum("vstream_workflow_state", Map.of("state", "COMPLETE")).orElse(0.0) == 1;
                 assertThat(s.sum("vstream_workflow_state", Map.of("state", "FAILED")).orElse(0.0))
                         .as("the workflow failed; worker log %s", worker.logFile()).isZero();
-                if (complete && completeAt == 0) {
-                    completeAt = System.nanoTime();
-                }
-                if (completeAt != 0 && System.nanoTime() - completeAt > Duration.ofSeconds(8).toNanos()) {
-                    break;
+                double events = s.sum("vstream_source_row_events_total", shard).orElse(0.0);
+                if (eventsAtComplete != null) {
+                    ranOn = events > eventsAtComplete;
+                } else if (complete) {
+                    eventsAtComplete = events;
                 }
             }
-            assertThat(completeAt).as("the workflow reached COMPLETE; worker log %s", worker.logFile())
-                    .isNotZero();
+            assertThat(eventsAtComplete).as("the workflow reached COMPLETE; worker log %s", worker.logFile())
+                    .isNotNull();
+            assertThat(ranOn).as("the source's stream ran on after COMPLETE; worker log %s", worker.logFile())
+                    .isTrue();
             load.stop();
             PrometheusText last = scrapes.get(scrapes.size() - 1);
-            Map<String, String> shard = Map.of("keyspace", "ks", "shard", "-");
 
             // the series move as the workflow does
             // the preload writes 20,000 rows over 5,000 keys: about 5,000 rows are there to copy
