@@ -130,10 +130,11 @@ class CloneHandoffIT {
             load.stop(); // it ran through the copy, the hand-off and the diffs, however long they took
             GtidPosition wanted = GtidPosition.parse("MariaDB/" + source.gtidBinlogPos());
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            while (System.nanoTime() < deadline && !GtidPosition.parse("MariaDB/"
-                    + target.queryString("mysql", "SELECT @@GLOBAL.gtid_slave_pos")).contains(wanted)) {
+            while (System.nanoTime() < deadline && !replicated(target, wanted)) {
                 Thread.sleep(300);
             }
+            assertThat(replicated(target, wanted)).as("the target replicated up to %s; %s", wanted,
+                    replicaStatus(target)).isTrue();
             assertThat(target.queryString("mysql", "SELECT acked_command FROM _vstream.control WHERE stream = ?",
                     sinkName)).isEqualTo("HANDED_OFF");
             assertThat(replicaStatus(target)).as("native replication runs").contains("IO Yes, SQL Yes");
@@ -258,6 +259,12 @@ class CloneHandoffIT {
             last = replicaStatus(server);
         }
         return last;
+    }
+
+    /** Whether native replication on {@code target} has applied up to {@code wanted} ({@code gtid_slave_pos}). */
+    private static boolean replicated(MariaDbServer target, GtidPosition wanted) {
+        return GtidPosition.parse("MariaDB/" + target.queryString("mysql", "SELECT @@GLOBAL.gtid_slave_pos"))
+                .contains(wanted);
     }
 
     static String replicaStatus(MariaDbServer server) throws java.sql.SQLException {

@@ -425,7 +425,7 @@ class ReshardIT {
             c.putAll(extra);
             cluster.deploy(cdc, c);
             cluster.awaitRunning(cdc, 1, Duration.ofSeconds(60));
-            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
             while (System.nanoTime() < deadline) {
                 boolean all = true;
                 for (String shard : old.keySet()) {
@@ -441,6 +441,8 @@ class ReshardIT {
                 }
                 Thread.sleep(300);
             }
+            throw new AssertionError("the copy of " + cdc + " did not complete on every old shard within 120 s; "
+                    + cluster.status(cdc));
         }
 
         void deploy(Map<String, String> coordinatorExtra) {

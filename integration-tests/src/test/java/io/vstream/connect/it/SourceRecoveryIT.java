@@ -76,7 +76,13 @@ class SourceRecoveryIT {
             connect.awaitRunning(name, 2, Duration.ofSeconds(90));
             load.awaitCommits(load.stats().commits() + 300, Duration.ofSeconds(90));
             if (!exactlyOnce) {
-                SHARDS.server(1).stop(); // a shard's server goes away for 1.5 s while its task streams
+                // the phase the fault names: shard 80-'s task streams the load (its latest acknowledged transaction on
+                // that shard is in the log)
+                String latest = load.committedTransactions(1).stream().filter(t -> t.gtid() != null)
+                        .reduce((a, b) -> b).orElseThrow().gtid();
+                ShardLog.await(connect, TopicNames.shardTopic("vs_" + db, "commerce", SHARD_NAMES[1]), latest, false,
+                        Duration.ofSeconds(90));
+                SHARDS.server(1).stop(); // a shard's server goes away while its task streams, for 1.5 s (the point)
                 Thread.sleep(1_500);
                 SHARDS.server(1).start();
             }
