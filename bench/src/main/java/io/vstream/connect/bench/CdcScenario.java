@@ -30,38 +30,43 @@ final class CdcScenario {
     }
 
     /**
-     * The same rounds once more (no warm-up: the worker is warm) with the producer of our connector batching and
-     * compressing ({@link #BATCHED_PRODUCER}): what the profile says limits us, measured in the same run.
+     * The same rounds once more (no warm-up: the worker is warm) with {@code extra} over cdc's settings, reported as
+     * {@code "cdc, <variant>"} and {@code "cdc vs Debezium, <variant>"}: a setting the profile points at, measured in
+     * the same run.
      */
-    private List<ScenarioResult> batchedProducer(SourceRun ours, Map<String, String> config, BareBinlogReader peer,
-                                                 DebeziumPeer debezium, BenchTable table, BenchTable.Load load,
-                                                 Map<String, String> settings, Map<String, String> dbzSettings,
-                                                 String title) throws Exception {
-        Map<String, String> batched = new java.util.HashMap<>(config);
-        batched.putAll(BATCHED_PRODUCER);
+    private List<ScenarioResult> variant(String variant, Map<String, String> extra, String what, SourceRun ours,
+                                         Map<String, String> config, BareBinlogReader peer, DebeziumPeer debezium,
+                                         BenchTable table, BenchTable.Load load, Map<String, String> settings,
+                                         Map<String, String> dbzSettings, String title) throws Exception {
+        Map<String, String> changed = new java.util.HashMap<>(config);
+        changed.putAll(extra);
         long expected = load.rowChanges();
-        Alternation runs = Alternation.run("cdc batched", "row changes", ScenarioResult.Goal.RATE, 0, options.pairs(),
-                () -> ours.run(batched, ShardLogWatcher.End.commitOf(load.lastGtid()), false,
+        Alternation runs = Alternation.run("cdc " + variant, "row changes", ScenarioResult.Goal.RATE, 0,
+                options.pairs(),
+                () -> ours.run(changed, ShardLogWatcher.End.commitOf(load.lastGtid()), false,
                         ShardLogWatcher.Result::rows, expected, options.runTimeout()),
                 () -> peer.read(table.database(), table.table(), load.startGtid(), load.lastGtid(), expected,
                         options.runTimeout()),
                 () -> debezium.stream(table.database(), table.table(), load.lastGtid(), expected,
                         options.runTimeout()));
-        String what = "the same as cdc's us but for the producer of the connector: " + BATCHED_PRODUCER
-                + " (connector-level producer.override.*; the defaults are batch.size=16384, linger.ms=5, no"
-                + " compression); run after cdc's rounds in the same worker, no warm-up";
+        String described = "the same as cdc's us but for " + what + ": " + ExampleTuning.describe(extra)
+                + "; run after cdc's rounds in the same worker, no warm-up";
         Map<String, String> a = new LinkedHashMap<>(settings);
-        a.put("us", a.get("us") + "; " + what);
+        a.put("us", a.get("us") + "; " + described);
+        a.put("bytes per row", ours.bytesPerRow() + " bytes (key and value as serialized, average)");
         Map<String, String> b = new LinkedHashMap<>(dbzSettings);
-        b.put("us", b.get("us") + "; " + what);
-        return List.of(new ScenarioResult("cdc, producer batched", title, "row changes",
-                        "vstream-source, producer batched (Connect worker, Kafka)", "bare binlog client", TARGET,
+        b.put("us", b.get("us") + "; " + described);
+        b.put("bytes per row", a.get("bytes per row"));
+        String us = "vstream-source, " + variant + " (Connect worker, Kafka)";
+        return List.of(new ScenarioResult("cdc, " + variant, title, "row changes", us, "bare binlog client", TARGET,
                         ScenarioResult.Goal.RATE, a, List.of(), runs.pairs),
-                new ScenarioResult("cdc vs Debezium, producer batched", title, "row changes",
-                        "vstream-source, producer batched (Connect worker, Kafka)",
+                new ScenarioResult("cdc vs Debezium, " + variant, title, "row changes", us,
                         "Debezium MariaDB connector (embedded engine)", TARGET_DEBEZIUM, ScenarioResult.Goal.RATE, b,
                         List.of(), runs.pairs2));
     }
+
+    /** The example whose settings the "examples' settings" runs deploy. */
+    static final String EXAMPLE = "cdc-source.json";
 
     /** The producer settings of the "producer batched" runs (not a default of ours: an experiment the report shows). */
     static final Map<String, String> BATCHED_PRODUCER = new java.util.TreeMap<>(Map.of(
@@ -168,7 +173,16 @@ final class CdcScenario {
             Plots.add(footprint.chart());
             List<ScenarioResult> out = new ArrayList<>(List.of(binlog, dbz));
             if (options.sourceProps().isEmpty()) {
-                out.addAll(batchedProducer(ours, config, peer, debezium, table, load, settings, dbzSettings, title));
+                out.addAll(variant("producer batched", BATCHED_PRODUCER, "the producer of the connector"
+                                + " (connector-level producer.override.*; the defaults are batch.size=16384,"
+                                + " linger.ms=5, no compression)", ours, config, peer, debezium, table, load,
+                        settings, dbzSettings, title));
+                Map<String, String> examples = ExampleTuning.of(EXAMPLE);
+                out.addAll(variant("examples' settings", examples, "the producer and converter settings of"
+                                + " config-examples/" + EXAMPLE + " (SchemaCachingJsonConverter: JsonConverter's"
+                                + " bytes with schemas, each schema's JSON kept; consumers read them with"
+                                + " JsonConverter)", ours, config, peer, debezium, table, load, settings,
+                        dbzSettings, title));
             }
             return out;
         }
