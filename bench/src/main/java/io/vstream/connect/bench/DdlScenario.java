@@ -93,7 +93,7 @@ final class DdlScenario {
     private Map<String, String> settings(DdlTable table, PtOnlineSchemaChange peer, String cluster) {
         Map<String, String> settings = new LinkedHashMap<>();
         settings.put("table", String.format("%,d rows, a fresh copy for every run (a new database, preloaded by the"
-                + " write load's model, ANALYZE TABLE; untimed; dropped after the run): test-support's standard load"
+                + " write load's model, ANALYZE TABLE; untimed; dropped after the run): local-runtime's standard load"
                 + " table orders (id BIGINT PRIMARY KEY, k INT NOT NULL, v VARCHAR(64) NULL, amount DECIMAL(12,2) NOT"
                 + " NULL, updated DATETIME(6) NOT NULL, KEY k (k)), on the benchmark's one shard (a single-shard"
                 + " keyspace '-')", table.rows()));

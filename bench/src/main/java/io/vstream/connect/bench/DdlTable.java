@@ -1,13 +1,13 @@
 package io.vstream.connect.bench;
 
-import io.vstream.connect.testsupport.compare.ComparisonResult;
+import io.vstream.connect.local.compare.ComparisonResult;
+import io.vstream.connect.local.load.LoadStats;
+import io.vstream.connect.local.load.LoadTable;
+import io.vstream.connect.local.load.LoadTransaction;
+import io.vstream.connect.local.load.Target;
+import io.vstream.connect.local.load.WriteLoad;
 import io.vstream.connect.testsupport.db.MariaDbServer;
 import io.vstream.connect.testsupport.db.MariaDbShards;
-import io.vstream.connect.testsupport.load.LoadStats;
-import io.vstream.connect.testsupport.load.LoadTable;
-import io.vstream.connect.testsupport.load.Target;
-import io.vstream.connect.testsupport.load.LoadTransaction;
-import io.vstream.connect.testsupport.load.WriteLoad;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -15,7 +15,7 @@ import java.util.List;
 
 /**
  * The table of a ddl scenario and its write load, made fresh for every run: a new database on the shard with
- * test-support's standard load table {@code orders (id BIGINT PRIMARY KEY, k INT NOT NULL, v VARCHAR(64) NULL, amount
+ * local-runtime's standard load table {@code orders (id BIGINT PRIMARY KEY, k INT NOT NULL, v VARCHAR(64) NULL, amount
  * DECIMAL(12,2) NOT NULL, updated DATETIME(6) NOT NULL, KEY k (k))} preloaded with N rows by a {@link WriteLoad} (same
  * seed every run, so every run alters the same rows), whose threads then write at a fixed rate for the run's window
  * only. After the run the table must have the schema of the scenario's {@link DdlAlter} and hold every acknowledged
@@ -52,7 +52,7 @@ final class DdlTable {
 
     /** How the load writes, for the report. */
     String loadDescription() {
-        return String.format("test-support's WriteLoad: %d threads, %.0f transactions/s in all (a fixed pace per"
+        return String.format("local-runtime's WriteLoad: %d threads, %.0f transactions/s in all (a fixed pace per"
                 + " thread), 1-3 single-row statements per transaction on keys 1..%,d (uniform; %,d rows preloaded, so"
                 + " about 1 in 11 statements inserts), 5%% of the writes to an existing row delete it, the others update"
                 + " it (every column but the key); seed %d. It starts when the run starts and stops when the run ends:"

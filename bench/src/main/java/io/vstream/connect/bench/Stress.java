@@ -153,7 +153,7 @@ public final class Stress {
         setup.put("MariaDB", "two mariadbd started by the stress command (test-support's MariaDbShards: binlog ROW,"
                 + " FULL row image, binlog_row_metadata=FULL, strict GTIDs) with " + String.join(", ",
                 Bench.SHARD_CONFIG) + ", as the shards -80 and 80- of one keyspace (" + run.topology() + ")");
-        setup.put("table", "test-support's standard load table " + db + "." + StressRun.TABLE + " (id BIGINT PRIMARY"
+        setup.put("table", "local-runtime's standard load table " + db + "." + StressRun.TABLE + " (id BIGINT PRIMARY"
                 + " KEY, k INT NOT NULL, v VARCHAR(64) NULL, amount DECIMAL(12,2) NOT NULL, updated DATETIME(6) NOT"
                 + " NULL, KEY k (k)) on both shards; its schema changes with every migration");
         setup.put("write load", run.loadDescription());

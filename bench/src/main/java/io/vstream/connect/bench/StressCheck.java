@@ -1,15 +1,15 @@
 package io.vstream.connect.bench;
 
-import io.vstream.connect.testsupport.compare.ComparisonResult;
-import io.vstream.connect.testsupport.compare.RowDifference;
+import io.vstream.connect.local.compare.ComparisonResult;
+import io.vstream.connect.local.compare.RowDifference;
+import io.vstream.connect.local.load.WriteLoad;
 import io.vstream.connect.testsupport.db.MariaDbServer;
-import io.vstream.connect.testsupport.load.WriteLoad;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * After each migration of the stress command, with the write load stopped and the connectors deleted: every shard's
- * table against the writers' model (every acknowledged write present, nothing else, row by row: test-support's
+ * table against the writers' model (every acknowledged write present, nothing else, row by row: local-runtime's
  * {@code WriteLoad.verifyShard}), the ALTER's schema on every shard, then the clean-up for the next migration
  * ({@code DROP TABLE orders_old}; after a migration that did not complete, its ghost table too). Reads and writes the
  * shards' servers.

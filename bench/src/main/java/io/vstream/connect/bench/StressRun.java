@@ -1,12 +1,12 @@
 package io.vstream.connect.bench;
 
 import io.vstream.connect.core.event.TopicNames;
+import io.vstream.connect.local.load.LoadStats;
+import io.vstream.connect.local.load.LoadTable;
+import io.vstream.connect.local.load.Target;
+import io.vstream.connect.local.load.WriteLoad;
+import io.vstream.connect.local.load.WriteLoadBuilder;
 import io.vstream.connect.testsupport.db.MariaDbServer;
-import io.vstream.connect.testsupport.load.LoadStats;
-import io.vstream.connect.testsupport.load.LoadTable;
-import io.vstream.connect.testsupport.load.Target;
-import io.vstream.connect.testsupport.load.WriteLoad;
-import io.vstream.connect.testsupport.load.WriteLoadBuilder;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,7 +20,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 
 /**
  * One migration of the stress command at a time, on the one table of two shards ({@code -80}, {@code 80-}): a write
- * load of its own (test-support's {@link WriteLoad}, continuing the previous migration's model), the three connectors
+ * load of its own (local-runtime's {@link WriteLoad}, continuing the previous migration's model), the three connectors
  * of docs/online-ddl.md deployed through REST with the coordinator watching the other two, the wait for the status
  * record COMPLETE (or FAILED), a planned {@code kill -9} of a Connect worker at its moment ({@link WorkerKiller}),
  * then, with the load stopped and the connectors deleted, the checks and the clean-up ({@link StressCheck}). Writes
@@ -68,7 +68,7 @@ final class StressRun {
 
     /** How the load writes, for the report. */
     String loadDescription() {
-        return String.format(Locale.ROOT, "test-support's WriteLoad, one per migration (each continues the previous"
+        return String.format(Locale.ROOT, "local-runtime's WriteLoad, one per migration (each continues the previous"
                 + " one's model of acknowledged writes): %d writer threads (the CPUs), each one transaction every %d ms"
                 + " (%.0f transactions/s in all, a fixed pace), 1-3 single-row statements per transaction on keys"
                 + " 1..%,d routed to a shard by key modulo 2 (%,d preloaded per shard): INSERT of a key the model"

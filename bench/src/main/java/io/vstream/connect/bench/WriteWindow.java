@@ -1,7 +1,7 @@
 package io.vstream.connect.bench;
 
-import io.vstream.connect.testsupport.load.LoadStats;
-import io.vstream.connect.testsupport.load.LoadTransaction;
+import io.vstream.connect.local.load.LoadStats;
+import io.vstream.connect.local.load.LoadTransaction;
 import java.util.List;
 
 /**

@@ -2,7 +2,7 @@ package io.vstream.connect.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.vstream.connect.testsupport.compare.ComparisonResult;
+import io.vstream.connect.local.compare.ComparisonResult;
 import io.vstream.connect.testsupport.compare.TableComparator;
 import io.vstream.connect.testsupport.connect.ConnectCluster;
 import io.vstream.connect.testsupport.db.MariaDbServer;
@@ -33,9 +33,9 @@ import java.util.stream.Stream;
 import org.apache.kafka.connect.data.Struct;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The kinds of ALTER users run every day, as one data-driven list ({@link #CASES}: the table a case starts from, the

@@ -2,11 +2,11 @@ package io.vstream.connect.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.vstream.connect.local.load.LoadStats;
+import io.vstream.connect.local.load.WriteLoad;
 import io.vstream.connect.testsupport.connect.ConnectCluster;
 import io.vstream.connect.testsupport.db.MariaDbServer;
 import io.vstream.connect.testsupport.db.MariaDbShards;
-import io.vstream.connect.testsupport.load.LoadStats;
-import io.vstream.connect.testsupport.load.WriteLoad;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -3,13 +3,13 @@ package io.vstream.connect.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vstream.connect.core.event.TopicNames;
+import io.vstream.connect.local.load.LoadStats;
+import io.vstream.connect.local.load.LoadTable;
+import io.vstream.connect.local.load.LoadTransaction;
+import io.vstream.connect.local.load.Target;
+import io.vstream.connect.local.load.WriteLoad;
 import io.vstream.connect.testsupport.connect.ConnectCluster;
 import io.vstream.connect.testsupport.db.MariaDbShards;
-import io.vstream.connect.testsupport.load.LoadStats;
-import io.vstream.connect.testsupport.load.LoadTable;
-import io.vstream.connect.testsupport.load.LoadTransaction;
-import io.vstream.connect.testsupport.load.Target;
-import io.vstream.connect.testsupport.load.WriteLoad;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

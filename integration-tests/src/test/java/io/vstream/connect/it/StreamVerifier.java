@@ -1,7 +1,7 @@
 package io.vstream.connect.it;
 
-import io.vstream.connect.testsupport.load.LoadTransaction;
-import io.vstream.connect.testsupport.load.RowChange;
+import io.vstream.connect.local.load.LoadTransaction;
+import io.vstream.connect.local.load.RowChange;
 import java.math.BigDecimal;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;

@@ -3,7 +3,7 @@ package io.vstream.connect.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vstream.connect.core.event.TopicNames;
-import io.vstream.connect.testsupport.compare.ComparisonResult;
+import io.vstream.connect.local.compare.ComparisonResult;
 import io.vstream.connect.testsupport.compare.TableComparator;
 import io.vstream.connect.testsupport.connect.ConnectCluster;
 import io.vstream.connect.testsupport.db.MariaDbServer;

@@ -1,5 +1,6 @@
 package io.vstream.connect.testsupport.compare;
 
+import io.vstream.connect.local.compare.RowDifference;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;

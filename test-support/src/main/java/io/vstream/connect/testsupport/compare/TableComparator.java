@@ -1,5 +1,7 @@
 package io.vstream.connect.testsupport.compare;
 
+import io.vstream.connect.local.compare.ComparisonResult;
+import io.vstream.connect.local.compare.RowDifference;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -4,6 +4,7 @@ import io.vstream.connect.core.sql.SqlIdentifiers;
 import io.vstream.connect.local.DataDirFiles;
 import io.vstream.connect.local.MariaDbConfig;
 import io.vstream.connect.local.MariaDbProcess;
+import io.vstream.connect.local.load.DatabaseServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -29,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * server. Created by {@link MariaDbShards}; its process is local-runtime's {@link MariaDbProcess}; touches only its
  * own {@code mariadbd}.
  */
-public final class MariaDbServer implements AutoCloseable {
+public final class MariaDbServer implements DatabaseServer, AutoCloseable {
 
     public static final String HOST = "127.0.0.1";
     public static final String USER = "root";
@@ -96,6 +97,7 @@ public final class MariaDbServer implements AutoCloseable {
                 + (config.tls() ? "&sslMode=trust" : "");
     }
 
+    @Override
     public Connection connect(String database) throws SQLException {
         return DriverManager.getConnection(jdbcUrl(database));
     }

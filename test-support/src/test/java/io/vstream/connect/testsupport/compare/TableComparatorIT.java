@@ -3,6 +3,8 @@ package io.vstream.connect.testsupport.compare;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.vstream.connect.local.compare.ComparisonResult;
+import io.vstream.connect.local.compare.RowDifference;
 import io.vstream.connect.testsupport.db.MariaDbServer;
 import io.vstream.connect.testsupport.db.MariaDbShards;
 import java.sql.Connection;

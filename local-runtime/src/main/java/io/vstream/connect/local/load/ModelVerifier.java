@@ -1,7 +1,7 @@
-package io.vstream.connect.testsupport.load;
+package io.vstream.connect.local.load;
 
-import io.vstream.connect.testsupport.compare.ComparisonResult;
-import io.vstream.connect.testsupport.compare.RowDifference;
+import io.vstream.connect.local.compare.ComparisonResult;
+import io.vstream.connect.local.compare.RowDifference;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -32,7 +32,7 @@ final class ModelVerifier {
         SortedMap<Long, Map<String, Object>> expected = model.expectedRows(table.name());
         Set<Long> uncertain = model.uncertainKeys(table.name());
         String qualified = LoadStatements.quote(database) + "." + LoadStatements.quote(tableName);
-        String sql = "SELECT /* vstream test-support: verify write load */ * FROM " + qualified
+        String sql = "SELECT /* vstream write load: verify */ * FROM " + qualified
                 + " ORDER BY " + LoadStatements.quote(table.keyColumn());
         List<RowDifference> kept = new ArrayList<>();
         long[] differences = {0};

@@ -1,4 +1,4 @@
-package io.vstream.connect.testsupport.load;
+package io.vstream.connect.local.load;
 
 import io.vstream.connect.core.sql.SqlIdentifiers;
 import java.sql.Connection;
@@ -16,7 +16,7 @@ import java.util.stream.Collectors;
  */
 final class LoadStatements {
 
-    private static final String TAG = "/* vstream test-support: write load */ ";
+    private static final String TAG = "/* vstream write load */ ";
 
     private LoadStatements() {
     }

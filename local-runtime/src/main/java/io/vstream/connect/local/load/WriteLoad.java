@@ -1,6 +1,6 @@
-package io.vstream.connect.testsupport.load;
+package io.vstream.connect.local.load;
 
-import io.vstream.connect.testsupport.compare.ComparisonResult;
+import io.vstream.connect.local.compare.ComparisonResult;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;

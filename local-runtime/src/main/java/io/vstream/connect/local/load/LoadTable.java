@@ -1,4 +1,4 @@
-package io.vstream.connect.testsupport.load;
+package io.vstream.connect.local.load;
 
 import java.util.List;
 import java.util.Objects;

@@ -1,4 +1,4 @@
-package io.vstream.connect.testsupport.load;
+package io.vstream.connect.local.load;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -182,7 +182,7 @@ final class LoadWorker implements Runnable {
 
     private String lastGtid(int shard) {
         try (Statement statement = connections[shard].createStatement();
-             ResultSet result = statement.executeQuery("SELECT /* vstream test-support */ @@last_gtid")) {
+             ResultSet result = statement.executeQuery("SELECT /* vstream write load */ @@last_gtid")) {
             return result.next() ? result.getString(1) : null;
         } catch (SQLException e) {
             close(shard);

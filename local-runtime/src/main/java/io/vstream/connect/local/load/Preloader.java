@@ -1,4 +1,4 @@
-package io.vstream.connect.testsupport.load;
+package io.vstream.connect.local.load;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -56,7 +56,7 @@ final class Preloader {
                                int shard, List<RowChange> changes, long batchNumber) {
         List<String> columns = table.allColumns();
         String row = "(" + String.join(", ", Collections.nCopies(columns.size(), "?")) + ")";
-        String sql = "INSERT /* vstream test-support: write load preload */ INTO " + LoadStatements.quote(table.name())
+        String sql = "INSERT /* vstream write load: preload */ INTO " + LoadStatements.quote(table.name())
                 + " (" + columns.stream().map(LoadStatements::quote).collect(Collectors.joining(", ")) + ") VALUES "
                 + String.join(", ", Collections.nCopies(changes.size(), row));
         try (Connection connection = settings.target().connect(shard)) {

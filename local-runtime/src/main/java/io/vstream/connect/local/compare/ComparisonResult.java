@@ -1,4 +1,4 @@
-package io.vstream.connect.testsupport.compare;
+package io.vstream.connect.local.compare;
 
 import java.util.EnumMap;
 import java.util.List;

@@ -1,6 +1,5 @@
-package io.vstream.connect.testsupport.load;
+package io.vstream.connect.local.load;
 
-import io.vstream.connect.testsupport.db.MariaDbServer;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
@@ -27,13 +26,13 @@ public interface Target {
     }
 
     /** One server, one database: every key goes there. */
-    static Target single(MariaDbServer server, String database) {
+    static Target single(DatabaseServer server, String database) {
         return sharded(List.of(server), database, key -> 0);
     }
 
     /** The same database on each server; {@code router} maps a key to a server index. */
-    static Target sharded(List<MariaDbServer> servers, String database, LongToIntFunction router) {
-        List<MariaDbServer> shards = List.copyOf(servers);
+    static Target sharded(List<? extends DatabaseServer> servers, String database, LongToIntFunction router) {
+        List<DatabaseServer> shards = List.copyOf(servers);
         return new Target() {
             @Override
             public int shardCount() {
@@ -63,7 +62,7 @@ public interface Target {
     }
 
     /** The same database on each server; key {@code k} goes to server {@code floorMod(k, servers.size())}. */
-    static Target byModulo(List<MariaDbServer> servers, String database) {
+    static Target byModulo(List<? extends DatabaseServer> servers, String database) {
         int count = servers.size();
         return sharded(servers, database, key -> (int) Math.floorMod(key, (long) count));
     }

@@ -1,10 +1,10 @@
-package io.vstream.connect.testsupport.load;
+package io.vstream.connect.local.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.vstream.connect.testsupport.compare.ComparisonResult;
-import io.vstream.connect.testsupport.compare.RowDifference;
+import io.vstream.connect.local.compare.ComparisonResult;
+import io.vstream.connect.local.compare.RowDifference;
 import io.vstream.connect.testsupport.compare.TableComparator;
 import io.vstream.connect.testsupport.db.MariaDbServer;
 import io.vstream.connect.testsupport.db.MariaDbShards;
@@ -18,7 +18,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** The write load and its model against real servers. */
+/** The write load (local-runtime) and its model against real servers (test-support's, hence here). */
 class WriteLoadIT {
 
     @RegisterExtension
