@@ -61,6 +61,6 @@ final class LoadCounters {
                 LatencyRecorder.percentile(commit, 50), LatencyRecorder.percentile(commit, 99),
                 LatencyRecorder.percentile(commit, 100),
                 LatencyRecorder.percentile(transaction, 50), LatencyRecorder.percentile(transaction, 99),
-                firstError.get());
+                LatencyRecorder.percentile(transaction, 100), firstError.get());
     }
 }

@@ -15,12 +15,14 @@ import java.util.concurrent.ConcurrentHashMap;
  * What a {@link WriteLoad} knows the target holds: the expected row per key of every acknowledged commit
  * (absent when deleted), the keys whose last write has an unknown outcome (claimed neither way), and the
  * log of transactions. Each key is written by one load thread only, so applying acknowledged commits in
- * each thread's order gives the exact final state. Thread-safe; touches no server.
+ * each thread's order gives the exact final state; and when the load's threads last wrote each key. Thread-safe;
+ * touches no server.
  */
 final class LoadModel {
 
     private final Map<String, Map<Long, Map<String, Object>>> rows = new ConcurrentHashMap<>();
     private final Map<String, Set<Long>> uncertain = new ConcurrentHashMap<>();
+    private final Map<String, Map<Long, Long>> lastWrittenMillis = new ConcurrentHashMap<>();
     private final List<LoadTransaction> log = Collections.synchronizedList(new ArrayList<>());
     private final boolean keepLog;
 
@@ -29,6 +31,7 @@ final class LoadModel {
         for (LoadTable table : tables) {
             rows.put(table.name(), new ConcurrentHashMap<>());
             uncertain.put(table.name(), ConcurrentHashMap.newKeySet());
+            lastWrittenMillis.put(table.name(), new ConcurrentHashMap<>());
         }
     }
 
@@ -54,7 +57,13 @@ final class LoadModel {
         return uncertain.get(table).contains(key);
     }
 
+    /** A row the table held before the load (another writer's), as if acknowledged. */
+    void existing(String table, long key, Map<String, Object> image) {
+        table(table).put(key, image);
+    }
+
     void committed(LoadTransaction transaction) {
+        written(transaction);
         for (RowChange change : transaction.changes()) {
             if (change.after() == null) {
                 table(change.table()).remove(change.key());
@@ -69,6 +78,7 @@ final class LoadModel {
 
     /** The keys of a transaction that may or may not have committed (or met an unexpected row state). */
     void uncertain(LoadTransaction transaction) {
+        written(transaction);
         for (RowChange change : transaction.changes()) {
             markUncertain(change.table(), change.key());
         }
@@ -80,6 +90,28 @@ final class LoadModel {
     void markUncertain(String table, long key) {
         uncertain.get(table).add(key);
         table(table).remove(key);
+    }
+
+    /** Notes when a load thread's transaction ended (a preload batch, thread -1, is not the load's writing). */
+    private void written(LoadTransaction transaction) {
+        if (transaction.thread() >= 0) {
+            long now = System.currentTimeMillis();
+            for (RowChange change : transaction.changes()) {
+                lastWrittenMillis.get(change.table()).put(change.key(), now);
+            }
+        }
+    }
+
+    /** Keys of {@code table} whose last transaction by a load thread (acknowledged or unknown) ended at or after. */
+    Set<Long> keysWrittenSince(String table, long epochMillis) {
+        table(table);
+        Set<Long> keys = new TreeSet<>();
+        lastWrittenMillis.get(table).forEach((key, at) -> {
+            if (at >= epochMillis) {
+                keys.add(key);
+            }
+        });
+        return Collections.unmodifiableSet(keys);
     }
 
     SortedMap<Long, Map<String, Object>> expectedRows(String table) {

@@ -18,11 +18,13 @@ import java.time.Duration;
  * @param commitMax         slowest COMMIT
  * @param transactionP50    median latency from first statement to commit acknowledgement
  * @param transactionP99    99th percentile of the same
+ * @param transactionMax    the slowest acknowledged transaction, from first statement to acknowledgement
  * @param firstError        the first error message, or null
  */
 public record LoadStats(long commits, long unknownOutcomes, long errors, long mismatches, long inserts,
                         long updates, long deletes, Duration elapsed, Duration commitP50, Duration commitP99,
-                        Duration commitMax, Duration transactionP50, Duration transactionP99, String firstError) {
+                        Duration commitMax, Duration transactionP50, Duration transactionP99, Duration transactionMax,
+                        String firstError) {
 
     /** Acknowledged commits per second of elapsed time. */
     public double commitsPerSecond() {
@@ -33,10 +35,10 @@ public record LoadStats(long commits, long unknownOutcomes, long errors, long mi
     public String toString() {
         return String.format(java.util.Locale.ROOT,
                 "%d commits (%.1f/s), %d unknown, %d errors, %d mismatches; rows +%d ~%d -%d; "
-                        + "commit p50 %.2f ms p99 %.2f ms max %.2f ms; transaction p50 %.2f ms p99 %.2f ms%s",
+                        + "commit p50 %.2f ms p99 %.2f ms max %.2f ms; transaction p50 %.2f ms p99 %.2f ms max %.2f ms%s",
                 commits, commitsPerSecond(), unknownOutcomes, errors, mismatches, inserts, updates, deletes,
                 millis(commitP50), millis(commitP99), millis(commitMax), millis(transactionP50),
-                millis(transactionP99), firstError == null ? "" : "; first error: " + firstError);
+                millis(transactionP99), millis(transactionMax), firstError == null ? "" : "; first error: " + firstError);
     }
 
     private static double millis(Duration duration) {

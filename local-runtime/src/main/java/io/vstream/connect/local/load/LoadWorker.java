@@ -34,7 +34,7 @@ final class LoadWorker implements Runnable {
     private final AtomicLong budget;
     private final BooleanSupplier stopRequested;
     private final Consumer<Throwable> onFatal;
-    private final long[] keys;
+    private final Map<String, long[]> keys = new HashMap<>();
     private final Random random;
     private final Connection[] connections;
     private final Pacer pacer;
@@ -49,7 +49,11 @@ final class LoadWorker implements Runnable {
         this.budget = budget;
         this.stopRequested = stopRequested;
         this.onFatal = onFatal;
-        this.keys = settings.keysOf(index);
+        Map<Integer, long[]> byKeySpace = new HashMap<>();
+        for (LoadTable table : settings.tables()) {
+            keys.put(table.name(), byKeySpace.computeIfAbsent(settings.keySpace(table),
+                    space -> settings.keysOf(index, space)));
+        }
         this.random = new Random(settings.seed() * 1_000_003L + index);
         this.connections = new Connection[settings.target().shardCount()];
         double perThread = settings.transactionsPerSecond() / settings.threads();
@@ -80,7 +84,7 @@ final class LoadWorker implements Runnable {
         if (changes.isEmpty()) {
             return;
         }
-        int shard = settings.target().shardOf(changes.get(0).key());
+        int shard = settings.shardOf(settings.table(changes.get(0).table()), changes.get(0).key());
         long started = System.nanoTime();
         Connection connection;
         try {
@@ -131,7 +135,7 @@ final class LoadWorker implements Runnable {
             RowChange change = planOne(shard, pending);
             if (change != null) {
                 changes.add(change);
-                shard = settings.target().shardOf(change.key());
+                shard = settings.shardOf(settings.table(change.table()), change.key());
                 pending.computeIfAbsent(change.table(), t -> new HashMap<>()).put(change.key(), change.after());
             }
         }
@@ -139,11 +143,12 @@ final class LoadWorker implements Runnable {
     }
 
     private RowChange planOne(int shard, Map<String, Map<Long, Map<String, Object>>> pending) {
-        LoadTable table = settings.tables().get(random.nextInt(settings.tables().size()));
+        LoadTable table = settings.pickTable(random);
+        long[] owned = keys.get(table.name());
         for (int attempt = 0; attempt < PLAN_ATTEMPTS; attempt++) {
-            long key = keys[settings.keys().pick(random, keys.length, settings.threads())];
+            long key = owned[settings.keys().pick(random, owned.length, settings.threads())];
             if (model.isUncertain(table.name(), key)
-                    || (shard >= 0 && settings.target().shardOf(key) != shard)) {
+                    || (shard >= 0 && settings.shardOf(table, key) != shard)) {
                 continue;
             }
             Map<Long, Map<String, Object>> inTransaction = pending.getOrDefault(table.name(), Map.of());
@@ -153,7 +158,7 @@ final class LoadWorker implements Runnable {
                 return new RowChange(table.name(), RowChange.Op.INSERT, key, null,
                         image(table, key, table.rows().insert(key, random)));
             }
-            if (random.nextDouble() < settings.deleteRatio()) {
+            if (random.nextDouble() < settings.deleteRatio(table)) {
                 return new RowChange(table.name(), RowChange.Op.DELETE, key, current, null);
             }
             return new RowChange(table.name(), RowChange.Op.UPDATE, key, current,

@@ -12,9 +12,9 @@ import java.util.Random;
 import java.util.stream.Collectors;
 
 /**
- * Fills the load's tables with keys {@code 1..rows} before the load starts, in multi-row INSERTs of up to
- * 500 rows per transaction on each shard, and records each as an acknowledged commit (thread -1) in the
- * model. Writes to the target's shards.
+ * Fills the load's tables with keys {@code 1..rows} (at most a table's key space) before the load starts, in
+ * multi-row INSERTs of up to 500 rows per transaction on each shard, and records each as an acknowledged commit
+ * (thread -1) in the model. Writes to the target's shards.
  */
 final class Preloader {
 
@@ -32,11 +32,11 @@ final class Preloader {
             for (int shard = 0; shard < target.shardCount(); shard++) {
                 pending.add(new ArrayList<>());
             }
-            for (long key = 1; key <= rows; key++) {
+            for (long key = 1; key <= Math.min(rows, settings.keySpace(table)); key++) {
                 if (model.row(table.name(), key) != null) {
                     continue;
                 }
-                int shard = target.shardOf(key);
+                int shard = settings.shardOf(table, key);
                 pending.get(shard).add(new RowChange(table.name(), RowChange.Op.INSERT, key, null,
                         LoadWorker.image(table, key, table.rows().insert(key, random))));
                 if (pending.get(shard).size() == BATCH) {

@@ -4,6 +4,7 @@ import io.vstream.connect.local.compare.ComparisonResult;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -18,12 +19,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A write-load generator: N background threads run inserts, updates and deletes in transactions of one or
- * more statements against a {@link Target} (one server, or shards routed by key), at a set rate or flat out,
- * with a seeded, reproducible choice of keys and values, bounded by a transaction count, a duration, or
- * {@link #stop()}. It keeps a model of every ACKNOWLEDGED commit (expected final row per key, the ordered
- * transactions with row images and {@code @@last_gtid}); a commit whose connection was lost during COMMIT is
+ * more statements against a {@link Target} (one server, or shards routed by key, e.g. by a Vitess vindex), at a set
+ * rate or flat out, with a seeded, reproducible choice of tables (by their weights), keys and values, bounded by a
+ * transaction count, a duration, or {@link #stop()}. It starts from an empty model, a {@link #preload(int)}, the rows
+ * the tables already hold ({@link #adoptExistingRows()}) or a previous load's model, and keeps a model of every
+ * ACKNOWLEDGED commit (expected final row per key, the ordered transactions with row images and
+ * {@code @@last_gtid}, when each key was last written); a commit whose connection was lost during COMMIT is
  * recorded as unknown and its keys are claimed neither way. Errors are counted (thrown only with
- * {@link WriteLoadBuilder#failOnError(boolean)}). Writes to the target's shards.
+ * {@link WriteLoadBuilder#failOnError(boolean)}). The tests', the benchmark's and the quickstart's load. Writes to
+ * the target's shards.
  *
  * <pre>{@code
  * try (WriteLoad load = WriteLoad.builder(Target.single(server, db)).table(LoadTable.standard("orders"))
@@ -86,14 +90,34 @@ public final class WriteLoad implements AutoCloseable {
         return this;
     }
 
-    /** Inserts keys {@code 1..rows} of every table (those not in the model yet), recorded in the model. */
+    /**
+     * Inserts keys {@code 1..rows} of every table (at most its key space; those not in the model yet), recorded in the
+     * model.
+     */
     public synchronized WriteLoad preload(int rows) {
         if (startedNanos != 0) {
             throw new IllegalStateException("Preload before start(): the load threads own the keys once started");
         }
         long begin = System.nanoTime();
-        Preloader.preload(settings, model, Math.min(rows, settings.keySpace()));
+        Preloader.preload(settings, model, rows);
         LOG.info("Preloaded {} rows per table in {} ms", rows, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin));
+        return this;
+    }
+
+    /**
+     * Takes the rows the tables already hold (keys within each table's key space; written by someone else, e.g. an
+     * application's sample data) into the model, as acknowledged, so that the load updates and deletes them as its
+     * own. Each row must be on the shard the target's router names for it.
+     */
+    public synchronized WriteLoad adoptExistingRows() {
+        if (startedNanos != 0) {
+            throw new IllegalStateException("Adopt the existing rows before start(): the load threads own the keys"
+                    + " once started");
+        }
+        long begin = System.nanoTime();
+        long rows = ExistingRows.adopt(settings, model);
+        LOG.info("Adopted {} existing rows into the write load's model in {} ms", rows,
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin));
         return this;
     }
 
@@ -113,9 +137,11 @@ public final class WriteLoad implements AutoCloseable {
             threads.add(thread);
         }
         threads.forEach(Thread::start);
-        LOG.info("Started a write load: {} thread(s), {} tps target, {} keys ({}), {}..{} statements/transaction",
-                settings.threads(), settings.transactionsPerSecond() > 0 ? settings.transactionsPerSecond() : "max",
-                settings.keySpace(), settings.keys(), settings.minStatements(), settings.maxStatements());
+        LOG.info("Started a write load: {} thread(s), {} tps target, {} keys ({}), {}..{} statements/transaction,"
+                + " tables {}", settings.threads(),
+                settings.transactionsPerSecond() > 0 ? settings.transactionsPerSecond() : "max", settings.keySpace(),
+                settings.keys(), settings.minStatements(), settings.maxStatements(),
+                settings.tables().stream().map(LoadTable::name).toList());
         return this;
     }
 
@@ -210,6 +236,15 @@ public final class WriteLoad implements AutoCloseable {
         return model.uncertainKeys(table);
     }
 
+    /**
+     * Keys of {@code table} whose last transaction by the load's threads (acknowledged, or with an unknown outcome)
+     * ended at or after {@code since}, e.g. the rows a migration's cut-over may have left out of the old table. Neither
+     * preloaded nor adopted rows count; a failed write (not committed) does not either.
+     */
+    public Set<Long> keysWrittenSince(String table, Instant since) {
+        return model.keysWrittenSince(table, since.toEpochMilli());
+    }
+
     /** Acknowledged transactions (preload included) in acknowledgement order; empty if not kept. */
     public List<LoadTransaction> committedTransactions() {
         return model.transactions(LoadTransaction.Outcome.COMMITTED);
@@ -239,9 +274,10 @@ public final class WriteLoad implements AutoCloseable {
 
     /** Compares one shard's copy of {@code table} with the model's keys routed to that shard. */
     public ComparisonResult verifyShard(int shard, String table) {
-        LongPredicate owned = key -> settings.target().shardOf(key) == shard;
+        LoadTable modelTable = modelTable(table);
+        LongPredicate owned = key -> settings.shardOf(modelTable, key) == shard;
         try (Connection connection = settings.target().connect(shard)) {
-            return ModelVerifier.verify(model, modelTable(table), connection, connection.getCatalog(), table, owned);
+            return ModelVerifier.verify(model, modelTable, connection, connection.getCatalog(), table, owned);
         } catch (SQLException e) {
             throw new IllegalStateException("Could not connect to " + settings.target().describe(shard), e);
         }

@@ -28,7 +28,10 @@ public final class WriteLoadBuilder {
         this.target = Objects.requireNonNull(target, "target");
     }
 
-    /** A table to write (call once per table; default: none, so at least one is required). */
+    /**
+     * A table to write (call once per table; default: none, so at least one is required). Its own weight, key space,
+     * delete ratio and routing, if any, are {@link LoadTable}'s.
+     */
     public WriteLoadBuilder table(LoadTable table) {
         tables.add(Objects.requireNonNull(table, "table"));
         return this;
@@ -40,7 +43,7 @@ public final class WriteLoadBuilder {
         return this;
     }
 
-    /** Keys are {@code 1..keys} in every table (default 10,000). */
+    /** Keys are {@code 1..keys} in every table without a key space of its own (default 10,000). */
     public WriteLoadBuilder keySpace(int keys) {
         this.keySpace = keys;
         return this;
@@ -59,7 +62,10 @@ public final class WriteLoadBuilder {
         return this;
     }
 
-    /** Of the writes that hit an existing row, the fraction that delete it (default 0.1; others update). */
+    /**
+     * Of the writes that hit an existing row, the fraction that delete it (default 0.1; others update), in every table
+     * without a ratio of its own.
+     */
     public WriteLoadBuilder deleteRatio(double ratio) {
         if (ratio < 0 || ratio > 1) {
             throw new IllegalArgumentException("deleteRatio must be within [0, 1], was " + ratio);

@@ -1,6 +1,7 @@
 package io.vstream.connect.local.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.math.BigDecimal;
 import java.sql.Timestamp;
@@ -15,33 +16,102 @@ import org.junit.jupiter.api.Test;
 
 class LoadLogicTest {
 
-    private static final Target NO_SERVER = new Target() {
-        @Override
-        public int shardCount() {
-            return 1;
-        }
+    private static final Target NO_SERVER = shardsByModulo(1);
 
-        @Override
-        public int shardOf(long key) {
-            return 0;
-        }
+    /** {@code shards} shards without a server behind them, key {@code k} on shard {@code k % shards}. */
+    private static Target shardsByModulo(int shards) {
+        return new Target() {
+            @Override
+            public int shardCount() {
+                return shards;
+            }
 
-        @Override
-        public java.sql.Connection connect(int shard) {
-            throw new UnsupportedOperationException("pure logic test");
-        }
-    };
+            @Override
+            public int shardOf(long key) {
+                return (int) (key % shards);
+            }
+
+            @Override
+            public java.sql.Connection connect(int shard) {
+                throw new UnsupportedOperationException("pure logic test");
+            }
+        };
+    }
+
+    private static LoadSettings settings(Target target, int threads, LoadTable... tables) {
+        return new LoadSettings(target, List.of(tables), threads, 1000, KeyDistribution.uniform(), 1, 1, 0.1, 1, 0, 10,
+                null, false, true);
+    }
 
     @Test
     void threadsOwnDisjointKeysCoveringTheKeySpace() {
-        LoadSettings settings = new LoadSettings(NO_SERVER, List.of(LoadTable.standard("t")), 3,
-                1000, KeyDistribution.uniform(), 1, 1, 0.1, 1, 0, 10, null, false, true);
+        LoadSettings settings = settings(NO_SERVER, 3, LoadTable.standard("t"));
         long[] all = LongStream.concat(LongStream.concat(
-                Arrays.stream(settings.keysOf(0)), Arrays.stream(settings.keysOf(1))),
-                Arrays.stream(settings.keysOf(2))).sorted().toArray();
+                Arrays.stream(settings.keysOf(0, 1000)), Arrays.stream(settings.keysOf(1, 1000))),
+                Arrays.stream(settings.keysOf(2, 1000))).sorted().toArray();
 
         assertThat(all).containsExactly(LongStream.rangeClosed(1, 1000).toArray());
-        assertThat(settings.keysOf(0).length).isBetween(250, 420);
+        assertThat(settings.keysOf(0, 1000).length).isBetween(250, 420);
+    }
+
+    @Test
+    void tablesAreChosenByWeightAndEqualWeightsDrawAsOneUniformPick() {
+        LoadTable orders = LoadTable.standard("orders").withWeight(13);
+        LoadTable lines = LoadTable.standard("lines").withWeight(4);
+        LoadTable customers = LoadTable.standard("customers").withWeight(3);
+        LoadSettings weighted = settings(NO_SERVER, 1, orders, lines, customers);
+        Map<String, Integer> picks = new java.util.HashMap<>();
+        Random random = new Random(3);
+        for (int i = 0; i < 20_000; i++) {
+            picks.merge(weighted.pickTable(random).name(), 1, Integer::sum);
+        }
+        assertThat(picks.get("orders")).isBetween(12_600, 13_400);
+        assertThat(picks.get("lines")).isBetween(3_700, 4_300);
+        assertThat(picks.get("customers")).isBetween(2_700, 3_300);
+
+        List<LoadTable> alike = List.of(LoadTable.standard("a"), LoadTable.standard("b"), LoadTable.standard("c"));
+        LoadSettings equal = settings(NO_SERVER, 1, alike.toArray(LoadTable[]::new));
+        Random ours = new Random(5);
+        Random uniform = new Random(5);
+        for (int i = 0; i < 100; i++) {
+            assertThat(equal.pickTable(ours)).isEqualTo(alike.get(uniform.nextInt(3)));
+        }
+    }
+
+    @Test
+    void aTableHasItsOwnKeySpaceDeleteRatioAndShardingKey() {
+        LoadTable plain = LoadTable.standard("orders");
+        LoadTable lines = LoadTable.standard("lines").withKeySpace(50).withDeleteRatio(0).routedBy(key -> key + 1);
+        LoadSettings settings = settings(shardsByModulo(2), 2, plain, lines);
+
+        assertThat(settings.keySpace(plain)).isEqualTo(1000);
+        assertThat(settings.keySpace(lines)).isEqualTo(50);
+        assertThat(settings.deleteRatio(plain)).isEqualTo(0.1);
+        assertThat(settings.deleteRatio(lines)).isZero();
+        assertThat(settings.shardOf(plain, 2)).isZero();
+        assertThat(settings.shardOf(lines, 2)).isEqualTo(1);
+        assertThat(LongStream.concat(Arrays.stream(settings.keysOf(0, 50)), Arrays.stream(settings.keysOf(1, 50))))
+                .hasSize(50);
+        assertThatThrownBy(() -> settings(NO_SERVER, 4, plain, lines.withKeySpace(3)))
+                .hasMessageContaining("4 threads for 3 keys of table lines");
+        assertThatThrownBy(() -> plain.withDeleteRatio(1.5)).hasMessageContaining("delete ratio of table orders");
+    }
+
+    @Test
+    void theModelKnowsWhenTheLoadThreadsLastWroteAKey() {
+        LoadModel model = new LoadModel(List.of(LoadTable.standard("t")), false);
+        RowChange one = new RowChange("t", RowChange.Op.INSERT, 1, null, Map.of("id", 1L, "k", 1));
+        RowChange two = new RowChange("t", RowChange.Op.INSERT, 2, null, Map.of("id", 2L, "k", 2));
+        RowChange three = new RowChange("t", RowChange.Op.INSERT, 3, null, Map.of("id", 3L, "k", 3));
+        long before = System.currentTimeMillis();
+        model.committed(new LoadTransaction(0, "0-1-1", -1, 1, List.of(one), LoadTransaction.Outcome.COMMITTED, 1, 1));
+        model.committed(new LoadTransaction(0, "0-1-2", 0, 1, List.of(two), LoadTransaction.Outcome.COMMITTED, 1, 1));
+        model.uncertain(new LoadTransaction(0, null, 1, 1, List.of(three), LoadTransaction.Outcome.UNKNOWN, 1, 1));
+        model.existing("t", 4, Map.of("id", 4L, "k", 4));
+
+        assertThat(model.keysWrittenSince("t", before)).containsExactly(2L, 3L);
+        assertThat(model.keysWrittenSince("t", System.currentTimeMillis() + 1_000)).isEmpty();
+        assertThat(model.expectedRows("t")).containsOnlyKeys(1L, 2L, 4L);
     }
 
     @Test

@@ -10,6 +10,7 @@ import io.vstream.connect.testsupport.db.MariaDbServer;
 import io.vstream.connect.testsupport.db.MariaDbShards;
 import java.sql.Connection;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -241,6 +242,71 @@ class WriteLoadIT {
         assertThat(stats.commits()).isZero();
         assertThat(stats.firstError()).contains("absent");
         assertThatThrownBy(() -> failing.awaitCompletion(LIMIT)).hasMessageContaining("absent");
+    }
+
+    /**
+     * Rows another writer inserted, adopted into the model; two tables with their own key spaces, delete ratios and
+     * weights; one placed by a column other than its key (as a vindex on {@code owner} would place it).
+     */
+    @Test
+    void adoptedRowsAndTablesWithTheirOwnKeysWeightsAndShardingColumn() throws Exception {
+        String db = SHARDS.freshDatabase();
+        for (MariaDbServer server : SHARDS.servers()) {
+            server.execute(db, "CREATE TABLE acct (acct_id BIGINT PRIMARY KEY, balance BIGINT NOT NULL, "
+                    + "owner VARCHAR(20) NULL)", "CREATE TABLE item (item_id BIGINT PRIMARY KEY, owner BIGINT NOT NULL, "
+                    + "qty INT NOT NULL)");
+        }
+        for (long key = 1; key <= 40; key++) {
+            SHARDS.server((int) (key % 2)).execute(db, "INSERT INTO acct VALUES (" + key + ", 100, 'app')");
+        }
+        WriteLoad load = WriteLoad.builder(Target.byModulo(SHARDS.servers(), db))
+                .table(LoadTable.of("acct", "acct_id", new Accounts()).withKeySpace(40).withDeleteRatio(0))
+                .table(LoadTable.of("item", "item_id", new Items()).withKeySpace(100_000).withWeight(3)
+                        .routedBy(Items::ownerOf))
+                .threads(2).keySpace(10).maxTransactions(400).failOnError(true).build();
+        Instant start = Instant.now();
+
+        LoadStats stats = load.adoptExistingRows().start().awaitCompletion(LIMIT);
+
+        assertThat(stats.commits()).as(stats.toString()).isEqualTo(400);
+        assertThat(stats.updates()).as("the adopted accounts are updated, not inserted again").isBetween(60L, 140L);
+        for (int shard = 0; shard < 2; shard++) {
+            for (String table : List.of("acct", "item")) {
+                ComparisonResult result = load.verifyShard(shard, table);
+                assertThat(result.isEqual()).as(result.toString()).isTrue();
+            }
+            assertThat(SHARDS.server(shard).queryLong(db, "SELECT COUNT(*) FROM item WHERE MOD(owner, 2) <> ?", shard))
+                    .as("every item on its owner's shard").isZero();
+        }
+        assertThat(load.expectedRows("acct")).hasSize(40);
+        assertThat(load.expectedRows("item").size()).isBetween(200, 360);
+        assertThat(load.keysWrittenSince("acct", start)).isNotEmpty().allMatch(key -> key >= 1 && key <= 40);
+        assertThat(load.keysWrittenSince("item", Instant.now().plusSeconds(60))).isEmpty();
+    }
+
+    /** Items placed by their owner, a function of the key, which an update keeps. */
+    private static final class Items implements RowFactory {
+        static long ownerOf(long key) {
+            return key % 7;
+        }
+
+        @Override
+        public List<String> columns() {
+            return List.of("owner", "qty");
+        }
+
+        @Override
+        public Map<String, Object> insert(long key, Random random) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("owner", ownerOf(key));
+            row.put("qty", random.nextInt(100));
+            return row;
+        }
+
+        @Override
+        public Map<String, Object> update(long key, Map<String, Object> current, Random random) {
+            return insert(key, random);
+        }
     }
 
     /** A supplied table's rows: balance and owner. */
