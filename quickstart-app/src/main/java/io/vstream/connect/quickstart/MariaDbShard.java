@@ -4,6 +4,7 @@ import io.vstream.connect.local.MariaDbBinaries;
 import io.vstream.connect.local.MariaDbConfig;
 import io.vstream.connect.local.MariaDbProcess;
 import io.vstream.connect.local.ManagedProcess;
+import io.vstream.connect.local.load.DatabaseServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -19,7 +20,7 @@ import java.util.List;
  * GTIDs, a distinct {@code server_id}), launched by local-runtime as the tests' servers are. Initializes the datadir,
  * starts and stops the server; touches no other server.
  */
-public final class MariaDbShard {
+public final class MariaDbShard implements DatabaseServer {
     /** MariaDB's default {@code max_connections}. */
     private static final int MAX_CONNECTIONS = 151;
     /** The quickstart's memory and durability, over local-runtime's defaults. */
@@ -79,6 +80,7 @@ public final class MariaDbShard {
     }
 
     /** A connection as root (no password, local only). */
+    @Override
     public Connection connect(String database) throws SQLException {
         return DriverManager.getConnection(jdbcUrl(database));
     }

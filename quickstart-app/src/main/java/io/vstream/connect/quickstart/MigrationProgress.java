@@ -24,9 +24,9 @@ final class MigrationProgress {
     private final Keyspace keyspace;
     private final ConnectRest rest;
     private final StatusWatcher watcher;
-    private final WriteLoad load;
+    private final LiveLoad load;
 
-    MigrationProgress(Console out, Keyspace keyspace, ConnectRest rest, StatusWatcher watcher, WriteLoad load) {
+    MigrationProgress(Console out, Keyspace keyspace, ConnectRest rest, StatusWatcher watcher, LiveLoad load) {
         this.out = out;
         this.keyspace = keyspace;
         this.rest = rest;

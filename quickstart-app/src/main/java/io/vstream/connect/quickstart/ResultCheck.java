@@ -1,5 +1,7 @@
 package io.vstream.connect.quickstart;
 
+import io.vstream.connect.local.compare.ComparisonResult;
+import io.vstream.connect.local.compare.RowDifference;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -8,14 +10,14 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 
 /**
  * Checks the online ALTER after its cut-over, on every shard: the new table has the new schema (and the original is
  * kept as {@code orders_old}); the new table equals the original through the column mapping for every row the load
  * did not write after the cut-over began (row count and CRC32 per row, {@code amount} converted to the new type on the
- * original side); the new table holds every write the load saw acknowledged, on the right shard; and no write failed.
+ * original side); the new table holds every write the load saw acknowledged, on the right shard, and nothing else
+ * (the load's model); and no write failed.
  * Reads the shards only.
  */
 final class ResultCheck {
@@ -96,65 +98,38 @@ final class ResultCheck {
         }
     }
 
-    /** Every acknowledged write of the load is in the new table (or absent, for a delete). */
-    void acknowledgedWritesArePresent(Map<Long, Optional<OrderRow>> acknowledged, Set<Long> uncertain)
-            throws SQLException {
-        Map<Integer, List<Long>> byShard = new HashMap<>();
-        acknowledged.keySet().stream().filter(id -> !uncertain.contains(id))
-                .forEach(id -> byShard.computeIfAbsent(keyspace.shardOf(id), x -> new ArrayList<>()).add(id));
+    /**
+     * Every acknowledged write of the load is in the new table (or absent, for a delete), and nothing else is: each
+     * shard's {@code orders} against the load's model, which holds the sample rows and every write acknowledged since.
+     */
+    void acknowledgedWritesArePresent(LiveLoad load) {
         long checked = 0;
+        long different = 0;
         List<String> wrong = new ArrayList<>();
-        for (Map.Entry<Integer, List<Long>> e : byShard.entrySet()) {
-            try (Connection c = keyspace.shards().get(e.getKey()).connect(SampleData.DB)) {
-                List<Long> ids = e.getValue();
-                for (int from = 0; from < ids.size(); from += 500) {
-                    List<Long> chunk = ids.subList(from, Math.min(ids.size(), from + 500));
-                    Map<Long, OrderRow> found = rows(c, chunk);
-                    for (Long id : chunk) {
-                        checked++;
-                        Optional<OrderRow> want = acknowledged.get(id);
-                        OrderRow got = found.get(id);
-                        boolean same = want.isEmpty() ? got == null : got != null && equal(want.get(), got);
-                        if (!same && wrong.size() < 5) {
-                            wrong.add("id " + id + ": expected " + want.map(Object::toString).orElse("deleted")
-                                    + ", found " + (got == null ? "nothing" : got));
-                        }
-                    }
+        for (int i = 0; i < keyspace.shards().size(); i++) {
+            ComparisonResult r = load.verifyOrders(i);
+            checked += r.rowsCompared();
+            different += r.differenceCount();
+            for (RowDifference d : r.differences()) {
+                if (wrong.size() < 5) {
+                    wrong.add("shard " + keyspace.shards().get(i).shard() + ": " + d);
                 }
             }
         }
-        verdicts.add(new Verdict("every acknowledged write is in the new table", wrong.isEmpty(),
-                String.format("%,d rows written by the load checked", checked) + (wrong.isEmpty() ? ""
-                        : "; e.g. " + String.join("; ", wrong))));
+        verdicts.add(new Verdict("every acknowledged write is in the new table", different == 0 && checked > 0,
+                String.format("%,d rows written by the load checked (%,d rows in all against its model)",
+                        load.ordersWritten(), checked) + (different == 0 ? ""
+                        : String.format("; %,d differ, e.g. %s", different, String.join("; ", wrong)))));
     }
 
-    void noFailedWrites(WriteLoad load) {
+    void noFailedWrites(LiveLoad load) {
         verdicts.add(new Verdict("the write load saw no failed write", load.failures() == 0,
                 String.format("%,d transactions committed, %d failed%s; longest %d ms", load.commits(),
-                        load.failures(), load.failures() == 0 ? "" : " " + load.failureMessages(),
-                        load.maxLatencyMillis())));
+                        load.failures(), load.failureSummary(), load.maxLatencyMillis())));
     }
 
     void add(Verdict v) {
         verdicts.add(v);
-    }
-
-    private static boolean equal(OrderRow a, OrderRow b) {
-        return a.k() == b.k() && a.amount().compareTo(b.amount()) == 0 && a.customerId() == b.customerId()
-                && java.util.Objects.equals(a.note(), b.note());
-    }
-
-    private static Map<Long, OrderRow> rows(Connection c, List<Long> ids) throws SQLException {
-        String in = String.join(",", ids.stream().map(String::valueOf).toList());
-        Map<Long, OrderRow> out = new HashMap<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT id, k, amount, customer_id, note FROM orders"
-                + " WHERE id IN (" + in + ")"); ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-                out.put(rs.getLong(1), new OrderRow(rs.getLong(1), rs.getInt(2), rs.getBigDecimal(3), rs.getLong(4),
-                        rs.getString(5)));
-            }
-        }
-        return out;
     }
 
     private static Map<Long, Long> crcs(Connection c, String table, String amount) throws SQLException {

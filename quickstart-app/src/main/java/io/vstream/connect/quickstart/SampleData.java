@@ -30,6 +30,11 @@ final class SampleData {
         return orders;
     }
 
+    /** The customer of an order line, {@code corder}'s sharding key: a function of its id, for the live load too. */
+    static long customerOfCorder(long orderId) {
+        return 1 + (orderId * 31) % CUSTOMERS;
+    }
+
     /** The users of config-examples/ with their passwords, and the database and tables. */
     void createSchema(String cdcPassword, String ddlPassword) throws SQLException {
         for (MariaDbShard shard : keyspace.shards()) {
@@ -64,7 +69,7 @@ final class SampleData {
         }
         List<List<Object[]>> corders = split(n);
         for (long o = 1; o <= CORDERS; o++) {
-            long customer = 1 + (o * 31) % CUSTOMERS;
+            long customer = customerOfCorder(o);
             corders.get(keyspace.shardOf(customer)).add(new Object[] {o, customer, "SKU-" + (1000 + o % 500),
                     java.math.BigDecimal.valueOf(100 + o % 9000, 2)});
         }
