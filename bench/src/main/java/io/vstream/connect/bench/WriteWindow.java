@@ -30,18 +30,12 @@ record WriteWindow(double seconds, long commits, long failed, double p50Ms, doub
     static final long SLOW_MS = 100;
 
     static WriteWindow of(LoadStats stats, List<LoadTransaction> committed) {
-        long max = 0;
-        long slow = 0;
-        for (LoadTransaction t : committed) {
-            if (t.thread() >= 0) { // not a preload batch
-                max = Math.max(max, t.durationNanos());
-                slow += t.durationNanos() >= SLOW_MS * 1_000_000L ? 1 : 0;
-            }
-        }
+        long slow = committed.stream().filter(t -> t.thread() >= 0) // not a preload batch
+                .filter(t -> t.durationNanos() >= SLOW_MS * 1_000_000L).count();
         return new WriteWindow(stats.elapsed().toNanos() / 1e9, stats.commits(),
                 stats.errors() + stats.unknownOutcomes() + stats.mismatches(),
-                stats.transactionP50().toNanos() / 1e6, stats.transactionP99().toNanos() / 1e6, max / 1e6, slow,
-                stats.firstError(), 0, Double.NaN, Double.NaN);
+                stats.transactionP50().toNanos() / 1e6, stats.transactionP99().toNanos() / 1e6,
+                stats.transactionMax().toNanos() / 1e6, slow, stats.firstError(), 0, Double.NaN, Double.NaN);
     }
 
     WriteWindow withCutOver(CutOverLog.Blocks blocks) {
