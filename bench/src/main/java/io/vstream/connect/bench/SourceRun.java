@@ -1,12 +1,12 @@
 package io.vstream.connect.bench;
 
 import io.vstream.connect.core.event.TopicNames;
+import io.vstream.connect.testsupport.connect.ConnectorFailures;
 import io.vstream.connect.testsupport.db.MariaDbServer;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.ToLongFunction;
-import org.apache.kafka.connect.runtime.rest.entities.ConnectorStateInfo;
 
 /**
  * "Us": one run of the source connector, loaded from its plugin archive by the Connect cluster, against one shard. Each
@@ -148,22 +148,13 @@ final class SourceRun {
         return new Measurement("us", seconds, items, expected, stream, true, note);
     }
 
-    /** The stack trace of the connector or of a task of it that FAILED, or null. */
+    /** The stack trace of the connector or of a task of it that FAILED, or null (also before it exists). */
     static String failedTask(ConnectProcesses connect, String name) {
         try {
-            ConnectorStateInfo s = connect.status(name);
-            if ("FAILED".equals(s.connector().state())) {
-                return s.connector().trace();
-            }
-            for (ConnectorStateInfo.TaskState t : s.tasks()) {
-                if ("FAILED".equals(t.state())) {
-                    return t.trace();
-                }
-            }
+            return ConnectorFailures.trace(connect.status(name));
         } catch (RuntimeException e) {
-            // not created yet
+            return null; // not created yet
         }
-        return null;
     }
 
     static void deleteTopic(ConnectProcesses kafka, String topic) {

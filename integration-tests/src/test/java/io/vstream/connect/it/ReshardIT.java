@@ -32,7 +32,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.connect.data.Struct;
-import org.apache.kafka.connect.runtime.rest.entities.ConnectorStateInfo;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -214,7 +213,7 @@ class ReshardIT {
             // (c) fallback disabled: a clear failure naming the shard and the choices
             connect.deploy(run.cdc, SourceConfigs.with(run.cdcConfig(), "topology", newTopology,
                     "reshard.fallback", "fail", "connect.timeout.ms", "2000"));
-            String trace = awaitConnectorFailure(run.cdc, Duration.ofSeconds(60));
+            String trace = connect.awaitFailure(run.cdc, Duration.ofSeconds(60));
             assertThat(trace).contains("reshard.fallback=fail").contains("cannot be reached")
                     .contains("-80").contains("80-");
             connect.delete(run.cdc);
@@ -291,29 +290,6 @@ class ReshardIT {
         } finally {
             run.delete();
         }
-    }
-
-    private static String awaitConnectorFailure(String name, Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        String last = null;
-        while (System.nanoTime() < deadline) {
-            try {
-                ConnectorStateInfo s = connect.status(name);
-                last = s.connector().state() + " " + s.tasks();
-                if ("FAILED".equals(s.connector().state())) {
-                    return s.connector().trace();
-                }
-                for (ConnectorStateInfo.TaskState t : s.tasks()) {
-                    if ("FAILED".equals(t.state())) {
-                        return t.trace();
-                    }
-                }
-            } catch (RuntimeException e) {
-                // not there yet
-            }
-            Thread.sleep(300);
-        }
-        throw new AssertionError(name + " did not fail; last status " + last);
     }
 
     /** One reshard: its servers, connectors, write load target and checks. */

@@ -179,6 +179,16 @@ public final class ConnectCluster implements AutoCloseable {
         return trace[0];
     }
 
+    /** Waits until the connector or one of its tasks is FAILED and returns its trace ({@link ConnectorFailures}). */
+    public String awaitFailure(String name, Duration timeout) {
+        String[] trace = new String[1];
+        await(name + " or a task of it FAILED", timeout, () -> {
+            trace[0] = ConnectorFailures.trace(safeStatus(name));
+            return trace[0] != null;
+        }, () -> String.valueOf(safeStatus(name)));
+        return trace[0];
+    }
+
     private ConnectorStateInfo safeStatus(String name) {
         try {
             return connect.connectorStatus(name);
