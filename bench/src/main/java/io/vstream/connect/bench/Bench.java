@@ -67,6 +67,7 @@ public final class Bench {
         List<String> errors = new ArrayList<>();
         Footprint footprint = null;
         ShardCurve curve = null;
+        FormatCosts formats = null;
         Machine machine;
         try (MariaDbShards shards = MariaDbShards.builder().count(1).name("bench")
                 .baseDir(options.workDir().resolve("mariadb")).extraConfig(SHARD_CONFIG).build().start()) {
@@ -99,6 +100,10 @@ public final class Bench {
                             curve.charts();
                             yield List.of();
                         }
+                        case "formats" -> {
+                            formats = new FormatCosts().run();
+                            yield List.of();
+                        }
                         default -> throw new IllegalStateException("unknown scenario " + name);
                     });
                 } catch (Exception e) {
@@ -118,6 +123,7 @@ public final class Bench {
         setup.put("converter", SourceRun.converterDescription(options.converter()) + ", set on the connector");
         Report report = new Report(started, options, machine, setup, results, errors, footprint);
         report.curve(curve);
+        report.formats(formats);
         long wall = (System.nanoTime() - startNanos) / 1_000_000_000L + buildSeconds();
         String wallTime = String.format("%d min %02d s", wall / 60, wall % 60);
         report.wallTime(wallTime + (buildSeconds() > 0 ? " with the build (" + buildSeconds() + " s)" : ""));

@@ -6,7 +6,7 @@ import java.util.Locale;
 import java.util.List;
 
 /**
- * The command line of the benchmark: {@code [--scale tiny|small|medium] [--only cdc|copy|clone|ddl|ddl-instant]
+ * The command line of the benchmark: {@code [--scale tiny|small|medium] [--only cdc|copy|clone|ddl|ddl-instant|curve|formats]
  * [--pairs N] [--warmup N] [--converter json-schemas|json] [--out DIR] [--run-timeout SECONDS]}.
  *
  * @param scale      how much data
@@ -36,12 +36,12 @@ record BenchOptions(Scale scale, List<String> scenarios, int pairs, int warmups,
                 && sourceProps.isEmpty() && pairs >= 3;
     }
 
-    static final String USAGE = "usage: bench/run [--scale tiny|small|medium] [--only cdc|copy|clone|ddl|ddl-instant]"
+    static final String USAGE = "usage: bench/run [--scale tiny|small|medium] [--only cdc|copy|clone|ddl|ddl-instant|curve|formats]"
             + " [--pairs N] [--warmup N]"
             + " [--converter json-schemas|json] [--out DIR] [--run-timeout SECONDS] [--jfr] [--source-prop KEY=VALUE]";
 
     /** Every scenario, in the order a default run runs them. */
-    static final List<String> SCENARIOS = List.of("cdc", "copy", "clone", "ddl", "ddl-instant", "curve");
+    static final List<String> SCENARIOS = List.of("cdc", "copy", "clone", "ddl", "ddl-instant", "curve", "formats");
 
     static BenchOptions parse(String... args) {
         Scale scale = Scale.SMALL;
@@ -63,7 +63,8 @@ record BenchOptions(Scale scale, List<String> scenarios, int pairs, int warmups,
                 case "--only" -> {
                     String s = require(a, v).toLowerCase(Locale.ROOT);
                     if (!SCENARIOS.contains(s)) {
-                        throw new IllegalArgumentException("--only must be cdc, copy, clone, ddl, ddl-instant or curve, was '"
+                        throw new IllegalArgumentException("--only must be cdc, copy, clone, ddl, ddl-instant, curve or"
+                                + " formats, was '"
                                 + s + "'");
                     }
                     scenarios = List.of(s);

@@ -36,6 +36,13 @@ final class Report {
     final Footprint footprint;
     ShardCurve curve;
 
+    FormatCosts formats;
+
+    /** The format costs of this run, or null when they were not measured. */
+    void formats(FormatCosts f) {
+        this.formats = f;
+    }
+
     /** The scale curve of this run, or null when it did not run. */
     void curve(ShardCurve c) {
         this.curve = c;
@@ -99,6 +106,9 @@ final class Report {
         if (curve != null) {
             curve.markdown(o);
         }
+        if (formats != null) {
+            formats.markdown(o);
+        }
         if (!plotFiles.isEmpty()) {
             o.append("## Plots\n\n");
             plotFiles.forEach((c, file) -> o.append("![").append(c.title()).append("](").append(file).append(")\n\n"));
@@ -153,6 +163,11 @@ final class Report {
         if (curve != null) {
             StringBuilder f = new StringBuilder();
             curve.markdown(f);
+            o.append(f.toString().replaceFirst("^## ", "#### "));
+        }
+        if (formats != null) {
+            StringBuilder f = new StringBuilder();
+            formats.markdown(f);
             o.append(f.toString().replaceFirst("^## ", "#### "));
         }
         if (!plotFiles.isEmpty()) {

@@ -111,6 +111,9 @@ final class ReportJson {
         if (report.curve != null) {
             report.curve.json(root);
         }
+        if (report.formats != null) {
+            report.formats.json(root);
+        }
         ArrayNode err = root.putArray("errors");
         report.errors.forEach(err::add);
         return root;
