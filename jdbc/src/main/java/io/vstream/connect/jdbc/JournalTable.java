@@ -9,7 +9,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -23,10 +22,7 @@ public final class JournalTable {
 
     /** Creates the table if needed and writes the journal unless a row with its id exists; returns whether it wrote. */
     public static boolean write(Connection c, String stateDatabase, Journal journal) throws SQLException {
-        try (Statement st = c.createStatement()) {
-            st.execute("CREATE DATABASE IF NOT EXISTS " + SqlIdentifiers.quote(stateDatabase));
-            st.execute(JournalSchema.create(stateDatabase));
-        }
+        StateTables.create(c, stateDatabase, JournalSchema.create(stateDatabase));
         try (PreparedStatement ps = c.prepareStatement("INSERT IGNORE INTO "
                 + SqlIdentifiers.qualify(stateDatabase, JournalSchema.TABLE) + " (id, keyspace, journal) VALUES (?, ?,"
                 + " ?)")) {

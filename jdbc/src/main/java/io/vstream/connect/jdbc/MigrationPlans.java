@@ -7,7 +7,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.Arrays;
 import java.util.List;
 
@@ -80,29 +79,15 @@ public final class MigrationPlans {
     }
 
     public static void ensure(Connection conn, String stateDatabase) throws SQLException {
-        try (Statement st = conn.createStatement()) {
-            st.execute("CREATE DATABASE IF NOT EXISTS " + SqlIdentifiers.quote(stateDatabase));
-            st.execute(SqlTag.tag("coordinator", "CREATE TABLE IF NOT EXISTS " + SqlIdentifiers.qualify(stateDatabase,
-                    "migrations") + " (migration VARCHAR(128) NOT NULL PRIMARY KEY, database_name VARCHAR(64) NOT NULL,"
-                    + " table_name VARCHAR(64) NOT NULL, ghost_table VARCHAR(64) NOT NULL, mapping MEDIUMTEXT NOT NULL,"
-                    + " key_columns TEXT NOT NULL, new_unique_key TINYINT NOT NULL DEFAULT 0,"
-                    + " method VARCHAR(16) NOT NULL DEFAULT 'copy',"
-                    + " created_at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6)) ENGINE=InnoDB"));
-        }
+        StateTables.create(conn, stateDatabase, SqlTag.tag("coordinator", "CREATE TABLE IF NOT EXISTS "
+                + SqlIdentifiers.qualify(stateDatabase, "migrations") + " (migration VARCHAR(128) NOT NULL PRIMARY KEY,"
+                + " database_name VARCHAR(64) NOT NULL, table_name VARCHAR(64) NOT NULL,"
+                + " ghost_table VARCHAR(64) NOT NULL, mapping MEDIUMTEXT NOT NULL, key_columns TEXT NOT NULL,"
+                + " new_unique_key TINYINT NOT NULL DEFAULT 0, method VARCHAR(16) NOT NULL DEFAULT 'copy',"
+                + " created_at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6)) ENGINE=InnoDB"));
         // a state database of an earlier version has no method column (every migration then copied)
-        try (PreparedStatement ps = conn.prepareStatement("SELECT COUNT(*) FROM information_schema.COLUMNS WHERE"
-                + " TABLE_SCHEMA = ? AND TABLE_NAME = 'migrations' AND COLUMN_NAME = 'method'")) {
-            ps.setString(1, stateDatabase);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                if (rs.getInt(1) == 0) {
-                    try (Statement st = conn.createStatement()) {
-                        st.execute(SqlTag.tag("coordinator", "ALTER TABLE " + SqlIdentifiers.qualify(stateDatabase,
-                                "migrations") + " ADD COLUMN IF NOT EXISTS method VARCHAR(16) NOT NULL DEFAULT 'copy'"));
-                    }
-                }
-            }
-        }
+        StateTables.addColumnIfMissing(conn, "coordinator", stateDatabase, "migrations", "method",
+                "VARCHAR(16) NOT NULL DEFAULT 'copy'");
     }
 
     /** Records that the server ran {@code migration} instantly on this shard (no ghost, no plan for an applier). */

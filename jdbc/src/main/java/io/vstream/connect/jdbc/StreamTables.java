@@ -6,7 +6,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -37,14 +36,12 @@ public final class StreamTables {
     }
 
     public static void ensure(Connection conn, String stateDatabase) throws SQLException {
-        try (Statement st = conn.createStatement()) {
-            st.execute("CREATE DATABASE IF NOT EXISTS " + SqlIdentifiers.quote(stateDatabase));
-            st.execute(SqlTag.tag("sink", "CREATE TABLE IF NOT EXISTS " + SqlIdentifiers.qualify(stateDatabase, TABLE)
-                    + " (stream VARCHAR(128) NOT NULL, target_db VARCHAR(64) NOT NULL, target_table VARCHAR(64) NOT NULL,"
-                    + " source_db VARCHAR(64) NOT NULL, source_table VARCHAR(64) NOT NULL,"
-                    + " recorded_at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6),"
-                    + " PRIMARY KEY (stream, target_db, target_table)) ENGINE=InnoDB"));
-        }
+        StateTables.create(conn, stateDatabase, SqlTag.tag("sink", "CREATE TABLE IF NOT EXISTS "
+                + SqlIdentifiers.qualify(stateDatabase, TABLE) + " (stream VARCHAR(128) NOT NULL,"
+                + " target_db VARCHAR(64) NOT NULL, target_table VARCHAR(64) NOT NULL,"
+                + " source_db VARCHAR(64) NOT NULL, source_table VARCHAR(64) NOT NULL,"
+                + " recorded_at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6),"
+                + " PRIMARY KEY (stream, target_db, target_table)) ENGINE=InnoDB"));
     }
 
     /** Records that {@code stream} writes {@code entry} (idempotent; the table must exist: {@link #ensure}). */
