@@ -4,12 +4,12 @@ import io.vstream.connect.core.error.ServerErrors;
 import io.vstream.connect.core.protocol.ControlTable;
 import io.vstream.connect.core.sql.SqlIdentifiers;
 import io.vstream.connect.core.sql.SqlTag;
+import io.vstream.connect.jdbc.AppliedTable;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -18,14 +18,6 @@ import java.util.List;
  * reading back the applier's acknowledgement (the sink's {@code ControlStore} is the other side).
  */
 final class ApplierChannel {
-    /**
-     * One applied row: a Kafka partition of the stream (one source shard); {@code rowsCopied} is the copy rows the
-     * applier has written (null from an applier that does not count them).
-     */
-    record Applied(String topic, int partition, String position, String copyState, Long sourceTsMs,
-                   Long rowsCopied) {
-    }
-
     /** The applier's acknowledgement of a command. */
     record Ack(String command, String position) {
     }
@@ -45,39 +37,8 @@ final class ApplierChannel {
     }
 
     /** The stream's applied rows; empty when the applier has not written any yet (or its state does not exist). */
-    List<Applied> applied(Connection target) throws SQLException {
-        try {
-            return applied(target, true);
-        } catch (SQLException e) {
-            if (e.getErrorCode() == ServerErrors.NO_SUCH_COLUMN) {
-                return applied(target, false); // a state table of an applier that does not count copied rows
-            }
-            throw e;
-        }
-    }
-
-    private List<Applied> applied(Connection target, boolean counted) throws SQLException {
-        List<Applied> out = new ArrayList<>();
-        try (PreparedStatement ps = target.prepareStatement(SqlTag.tag("coordinator", "SELECT topic, kafka_partition,"
-                + " position, copy_state, source_ts_ms, " + (counted ? "rows_copied" : "NULL") + " FROM "
-                + SqlIdentifiers.qualify(stateDb, "applied") + " WHERE stream = ?"))) {
-            ps.setString(1, stream);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    long ts = rs.getLong(5);
-                    Long tsMs = rs.wasNull() ? null : ts;
-                    long copied = rs.getLong(6);
-                    out.add(new Applied(rs.getString(1), rs.getInt(2), rs.getString(3), rs.getString(4), tsMs,
-                            rs.wasNull() ? null : copied));
-                }
-            }
-        } catch (SQLException e) {
-            if (ServerErrors.isMissingTable(e)) {
-                return out; // the applier has not created its state yet
-            }
-            throw e;
-        }
-        return out;
+    List<AppliedTable.Row> applied(Connection target) throws SQLException {
+        return AppliedTable.read(target, stateDb, stream);
     }
 
     /**
@@ -214,7 +175,7 @@ final class ApplierChannel {
         }
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
-            List<Applied> rows = applied(target);
+            List<AppliedTable.Row> rows = applied(target);
             if (rows.size() == 1 && rows.get(0).position() != null
                     && io.vstream.connect.core.position.GtidPosition.parse(rows.get(0).position()).contains(goal)) {
                 return true;

@@ -1,5 +1,7 @@
 package io.vstream.connect.coordinator;
 
+import io.vstream.connect.jdbc.AppliedTable;
+
 /**
  * How far an applier is behind what its source has read, in time: the age of the last record it applied (a COMMIT
  * carries its binlog event's time, a copy chunk the time it was read, a HEARTBEAT the time the source sent it). The
@@ -13,7 +15,7 @@ final class ApplierLag {
     }
 
     /** Milliseconds behind at {@code nowMs}, or {@code null} when the applier has applied nothing with a time yet. */
-    static Long millis(ApplierChannel.Applied applied, long nowMs) {
+    static Long millis(AppliedTable.Row applied, long nowMs) {
         if (applied == null || applied.sourceTsMs() == null) {
             return null;
         }

@@ -1,6 +1,7 @@
 package io.vstream.connect.coordinator;
 
 import io.vstream.connect.core.position.GtidPosition;
+import io.vstream.connect.jdbc.AppliedTable;
 import java.sql.SQLException;
 import java.util.List;
 
@@ -19,7 +20,7 @@ interface CloneServers {
     /** The source and the target during one round. */
     interface Round extends AutoCloseable {
         /** The applier's applied rows on the target (one per source shard; empty before its first). */
-        List<ApplierChannel.Applied> applied() throws SQLException;
+        List<AppliedTable.Row> applied() throws SQLException;
 
         /** The source's binlog position ({@code gtid_binlog_pos}, as the server writes it), or null. */
         String sourcePosition() throws SQLException;

@@ -1,5 +1,6 @@
 package io.vstream.connect.coordinator;
 
+import io.vstream.connect.jdbc.AppliedTable;
 import io.vstream.connect.jdbc.StreamTables;
 import io.vstream.connect.core.position.GtidPosition;
 import io.vstream.connect.core.position.MariadbGtid;
@@ -70,7 +71,7 @@ final class CloneWorkflow implements Workflow {
             return status;
         }
         try (CloneServers.Round round = servers.open()) {
-            List<ApplierChannel.Applied> applied = round.applied();
+            List<AppliedTable.Row> applied = round.applied();
             measure(round.sourcePosition(), applied);
             switch (status.state()) {
                 case CREATED: {
@@ -94,7 +95,7 @@ final class CloneWorkflow implements Workflow {
         }
     }
 
-    private void measure(String src, List<ApplierChannel.Applied> applied) {
+    private void measure(String src, List<AppliedTable.Row> applied) {
         String sourcePos = src == null ? null : "MariaDB/" + src;
         String appliedPos = applied.size() == 1 ? applied.get(0).position() : null;
         Integer copying = applied.size() == 1 ? tablesCopying(applied.get(0).copyState()) : null;
@@ -102,7 +103,7 @@ final class CloneWorkflow implements Workflow {
         progress = new StatusRecords.Progress(sourcePos, appliedPos, lag(sourcePos, appliedPos), copying, null, null,
                 null, null, null, null, lagMs);
         List<ShardStatus> perShard = new ArrayList<>();
-        for (ApplierChannel.Applied a : applied) {
+        for (AppliedTable.Row a : applied) {
             Integer tables = tablesCopying(a.copyState());
             String state = a.position() == null ? ShardStatus.WAITING : tables == null || tables > 0
                     ? ShardStatus.COPYING : ShardStatus.STREAMING;
@@ -164,7 +165,7 @@ final class CloneWorkflow implements Workflow {
         }
     }
 
-    private WorkflowStatus watch(WorkflowStatus status, List<ApplierChannel.Applied> applied) {
+    private WorkflowStatus watch(WorkflowStatus status, List<AppliedTable.Row> applied) {
         if (applied.isEmpty() || progress.appliedPosition() == null && applied.size() == 1) {
             return status.state() == WorkflowState.COPYING ? status : status.to(WorkflowState.COPYING);
         }

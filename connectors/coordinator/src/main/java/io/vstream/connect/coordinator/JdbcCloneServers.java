@@ -2,6 +2,7 @@ package io.vstream.connect.coordinator;
 
 import io.vstream.connect.core.position.Flavor;
 import io.vstream.connect.core.position.GtidPosition;
+import io.vstream.connect.jdbc.AppliedTable;
 import io.vstream.connect.jdbc.ConsistentSnapshot;
 import io.vstream.connect.jdbc.StreamTables;
 import java.sql.Connection;
@@ -59,7 +60,7 @@ final class JdbcCloneServers implements CloneServers {
         }
 
         @Override
-        public List<ApplierChannel.Applied> applied() throws SQLException {
+        public List<AppliedTable.Row> applied() throws SQLException {
             return applier.applied(target);
         }
 

@@ -10,6 +10,7 @@ import io.vstream.connect.coordinator.ddl.RevertAnalysis;
 import io.vstream.connect.coordinator.ddl.SchemaReader;
 import io.vstream.connect.core.sql.SqlIdentifiers;
 import io.vstream.connect.core.sql.SqlTag;
+import io.vstream.connect.jdbc.AppliedTable;
 import io.vstream.connect.jdbc.MigrationPlans;
 import java.math.BigDecimal;
 import java.sql.Connection;
@@ -205,7 +206,7 @@ final class JdbcOnlineDdlShard implements OnlineDdlShard {
     }
 
     @Override
-    public List<ApplierChannel.Applied> applied() throws SQLException {
+    public List<AppliedTable.Row> applied() throws SQLException {
         return applier.applied(c);
     }
 

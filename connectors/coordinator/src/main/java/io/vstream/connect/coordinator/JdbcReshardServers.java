@@ -2,6 +2,7 @@ package io.vstream.connect.coordinator;
 
 import io.vstream.connect.core.protocol.ControlTable;
 import io.vstream.connect.core.reshard.Journal;
+import io.vstream.connect.jdbc.AppliedTable;
 import io.vstream.connect.jdbc.JournalTable;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -59,7 +60,7 @@ final class JdbcReshardServers implements ReshardServers {
         final Map<String, Connection> next = new LinkedHashMap<>();
 
         @Override
-        public List<ApplierChannel.Applied> applied(String newShard) throws SQLException {
+        public List<AppliedTable.Row> applied(String newShard) throws SQLException {
             return applier.applied(next.get(newShard));
         }
 

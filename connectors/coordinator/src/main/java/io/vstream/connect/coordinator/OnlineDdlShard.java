@@ -3,6 +3,7 @@ package io.vstream.connect.coordinator;
 import io.vstream.connect.coordinator.copy.GhostCopyState;
 import io.vstream.connect.coordinator.ddl.AlterPlan;
 import io.vstream.connect.coordinator.ddl.AlterRefusedException;
+import io.vstream.connect.jdbc.AppliedTable;
 import io.vstream.connect.jdbc.MigrationPlans;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -86,7 +87,7 @@ interface OnlineDdlShard extends AutoCloseable {
     String applierFailure() throws SQLException;
 
     /** The applier's applied rows (one per source shard; empty before its first). */
-    List<ApplierChannel.Applied> applied() throws SQLException;
+    List<AppliedTable.Row> applied() throws SQLException;
 
     /** Tells the source's copy to wait for {@code why} (null: go on). */
     void throttle(String why) throws SQLException;

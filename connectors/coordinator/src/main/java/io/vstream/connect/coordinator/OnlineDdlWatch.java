@@ -2,6 +2,7 @@ package io.vstream.connect.coordinator;
 
 import io.vstream.connect.coordinator.copy.GhostCopyState;
 import io.vstream.connect.core.position.OffsetCodec;
+import io.vstream.connect.jdbc.AppliedTable;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.HashMap;
@@ -81,13 +82,13 @@ final class OnlineDdlWatch {
                 if (refreshEstimates) {
                     estimates.put(shard, s.estimateRows());
                 }
-                List<ApplierChannel.Applied> rows = s.applied();
+                List<AppliedTable.Row> rows = s.applied();
                 if (rows.size() != 1 || rows.get(0).position() == null) {
                     awaiting = true; // the copy starts once this shard's applier has a position
                     round.waiting(shard);
                     continue;
                 }
-                ApplierChannel.Applied a = rows.get(0);
+                AppliedTable.Row a = rows.get(0);
                 String why;
                 Integer copyingLeft;
                 Long rowsCopied;
@@ -183,7 +184,7 @@ final class OnlineDdlWatch {
      * the copy runs; null when it may go on. The server copy is told directly, the source's copy through
      * {@code _vstream.throttle} on the shard.
      */
-    private String throttleReason(String shard, ApplierChannel.Applied a, boolean copying) {
+    private String throttleReason(String shard, AppliedTable.Row a, boolean copying) {
         long max = config.throttleMaxApplierLag().toMillis();
         Long behind = ApplierLag.millis(a, System.currentTimeMillis());
         if (!copying || max <= 0 || behind == null || behind <= max) {

@@ -1,6 +1,7 @@
 package io.vstream.connect.coordinator;
 
 import io.vstream.connect.core.keyrange.KeyRange;
+import io.vstream.connect.jdbc.AppliedTable;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -46,12 +47,12 @@ final class ReshardProgress {
         return overlapping(oldShards, newShard);
     }
 
-    private static String positionOf(ApplierChannel.Applied a) {
+    private static String positionOf(AppliedTable.Row a) {
         return a == null ? null : a.position();
     }
 
     /** Measures a round: {@code applied} is new shard -> (old shard -> what the applier holds of it). */
-    void measure(ReshardServers.Round s, Map<String, Map<String, ApplierChannel.Applied>> applied)
+    void measure(ReshardServers.Round s, Map<String, Map<String, AppliedTable.Row>> applied)
             throws SQLException {
         Map<String, String> sources = new LinkedHashMap<>();
         for (String old : oldShards) {
@@ -63,7 +64,7 @@ final class ReshardProgress {
         Integer copying = 0;
         StringBuilder appliedText = new StringBuilder();
         List<ShardStatus> perShard = new ArrayList<>();
-        for (Map.Entry<String, Map<String, ApplierChannel.Applied>> t : applied.entrySet()) {
+        for (Map.Entry<String, Map<String, AppliedTable.Row>> t : applied.entrySet()) {
             // a new shard: fed by each old shard its key range overlaps
             boolean waiting = false;
             boolean shardCopying = false;
@@ -72,7 +73,7 @@ final class ReshardProgress {
             Long shardRows = 0L;
             List<String> positions = new ArrayList<>();
             for (String old : overlapping(t.getKey())) {
-                ApplierChannel.Applied a = t.getValue().get(old);
+                AppliedTable.Row a = t.getValue().get(old);
                 if (a == null || a.position() == null) {
                     waiting = true;
                     continue;
@@ -100,8 +101,8 @@ final class ReshardProgress {
                 lagMs = lagMs == null || ms == null ? null : Math.max(lagMs, ms);
             }
         }
-        for (Map<String, ApplierChannel.Applied> byOld : applied.values()) {
-            for (ApplierChannel.Applied a : byOld.values()) {
+        for (Map<String, AppliedTable.Row> byOld : applied.values()) {
+            for (AppliedTable.Row a : byOld.values()) {
                 Integer n = CloneWorkflow.tablesCopying(a.copyState());
                 copying = copying == null || n == null ? null : copying + n;
             }
@@ -126,12 +127,12 @@ final class ReshardProgress {
      * count.
      */
     private CopyProgressEstimator.Estimate rows(ReshardServers.Round s,
-                                                Map<String, Map<String, ApplierChannel.Applied>> applied,
+                                                Map<String, Map<String, AppliedTable.Row>> applied,
                                                 Integer copying) throws SQLException {
         long copied = 0;
         boolean any = false;
-        for (Map<String, ApplierChannel.Applied> byOld : applied.values()) {
-            for (ApplierChannel.Applied a : byOld.values()) {
+        for (Map<String, AppliedTable.Row> byOld : applied.values()) {
+            for (AppliedTable.Row a : byOld.values()) {
                 if (a.rowsCopied() == null) {
                     return null;
                 }

@@ -1,6 +1,7 @@
 package io.vstream.connect.coordinator;
 
 import io.vstream.connect.core.reshard.Journal;
+import io.vstream.connect.jdbc.AppliedTable;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
@@ -19,7 +20,7 @@ interface ReshardServers {
     /** The old and the new shards during one round. */
     interface Round extends AutoCloseable {
         /** The applier's applied rows on a new shard (one per old shard it has heard from). */
-        List<ApplierChannel.Applied> applied(String newShard) throws SQLException;
+        List<AppliedTable.Row> applied(String newShard) throws SQLException;
 
         /** An old shard's binlog position, as {@code MariaDB/<gtid_binlog_pos>}. */
         String oldPosition(String oldShard) throws SQLException;

@@ -1,6 +1,7 @@
 package io.vstream.connect.coordinator;
 
 import io.vstream.connect.core.reshard.Journal;
+import io.vstream.connect.jdbc.AppliedTable;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -99,7 +100,7 @@ final class ReshardWorkflow implements Workflow {
             return status;
         }
         try (ReshardServers.Round s = servers.open()) {
-            Map<String, Map<String, ApplierChannel.Applied>> applied = applied(s);
+            Map<String, Map<String, AppliedTable.Row>> applied = applied(s);
             measured.measure(s, applied);
             switch (status.state()) {
                 case CREATED: {
@@ -126,7 +127,7 @@ final class ReshardWorkflow implements Workflow {
         }
     }
 
-    private WorkflowStatus watch(WorkflowStatus status, Map<String, Map<String, ApplierChannel.Applied>> applied) {
+    private WorkflowStatus watch(WorkflowStatus status, Map<String, Map<String, AppliedTable.Row>> applied) {
         StatusRecords.Progress progress = measured.progress();
         if (progress.tablesCopying() == null || progress.tablesCopying() > 0 || missingPairs(applied) > 0) {
             return status.state() == WorkflowState.COPYING ? status : status.to(WorkflowState.COPYING);
@@ -208,9 +209,9 @@ final class ReshardWorkflow implements Workflow {
         long deadline = pace.nanoTime() + config.stopTimeout().toNanos();
         String missing;
         do {
-            Map<String, Map<String, ApplierChannel.Applied>> applied = applied(s);
+            Map<String, Map<String, AppliedTable.Row>> applied = applied(s);
             missing = null;
-            for (Map.Entry<String, Map<String, ApplierChannel.Applied>> t : applied.entrySet()) {
+            for (Map.Entry<String, Map<String, AppliedTable.Row>> t : applied.entrySet()) {
                 for (String old : overlapping(t.getKey())) {
                     String have = positionOf(t.getValue().get(old));
                     if (have == null || !CloneWorkflow.reached(have, finals.get(old))) {
@@ -228,11 +229,11 @@ final class ReshardWorkflow implements Workflow {
     }
 
     /** New shard -> (old shard -> what the applier holds of it): one read of each new shard's applied state. */
-    private Map<String, Map<String, ApplierChannel.Applied>> applied(ReshardServers.Round s) throws SQLException {
-        Map<String, Map<String, ApplierChannel.Applied>> out = new LinkedHashMap<>();
+    private Map<String, Map<String, AppliedTable.Row>> applied(ReshardServers.Round s) throws SQLException {
+        Map<String, Map<String, AppliedTable.Row>> out = new LinkedHashMap<>();
         for (String n : newShards.keySet()) {
-            Map<String, ApplierChannel.Applied> byOld = new LinkedHashMap<>();
-            for (ApplierChannel.Applied a : s.applied(n)) {
+            Map<String, AppliedTable.Row> byOld = new LinkedHashMap<>();
+            for (AppliedTable.Row a : s.applied(n)) {
                 String shard = a.topic().substring(a.topic().lastIndexOf('.') + 1);
                 if (oldShards.containsKey(shard)) {
                     byOld.put(shard, a);
@@ -243,9 +244,9 @@ final class ReshardWorkflow implements Workflow {
         return out;
     }
 
-    private int missingPairs(Map<String, Map<String, ApplierChannel.Applied>> applied) {
+    private int missingPairs(Map<String, Map<String, AppliedTable.Row>> applied) {
         int missing = 0;
-        for (Map.Entry<String, Map<String, ApplierChannel.Applied>> t : applied.entrySet()) {
+        for (Map.Entry<String, Map<String, AppliedTable.Row>> t : applied.entrySet()) {
             for (String old : overlapping(t.getKey())) {
                 if (t.getValue().get(old) == null) {
                     missing++;
@@ -280,7 +281,7 @@ final class ReshardWorkflow implements Workflow {
         lanesReleased = true;
     }
 
-    private static String positionOf(ApplierChannel.Applied a) {
+    private static String positionOf(AppliedTable.Row a) {
         return a == null ? null : a.position();
     }
 

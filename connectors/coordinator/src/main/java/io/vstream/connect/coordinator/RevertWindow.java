@@ -1,5 +1,6 @@
 package io.vstream.connect.coordinator;
 
+import io.vstream.connect.jdbc.AppliedTable;
 import io.vstream.connect.jdbc.MigrationPlans;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -131,7 +132,7 @@ final class RevertWindow {
                     longest = open;
                     until = Instant.ofEpochMilli(nowMs).plus(config.revertWindow().minus(open));
                 }
-                List<ApplierChannel.Applied> rows = s.applied();
+                List<AppliedTable.Row> rows = s.applied();
                 Long lag = rows.size() == 1 ? ApplierLag.millis(rows.get(0), nowMs) : null;
                 if (lag != null && (maxLagMs == null || lag > maxLagMs)) {
                     maxLagMs = lag;

@@ -2,6 +2,7 @@ package io.vstream.connect.coordinator;
 
 import io.vstream.connect.coordinator.copy.GhostCopier;
 import io.vstream.connect.coordinator.copy.GhostCopyState;
+import io.vstream.connect.jdbc.AppliedTable;
 import io.vstream.connect.jdbc.MigrationPlans;
 import io.vstream.connect.jdbc.ReplicaLag;
 import java.sql.Connection;
@@ -109,7 +110,7 @@ final class ServerCopies implements ShardCopies {
      * With the server copy, a source that runs its own copy phase (its copy state, as the applier recorded it, lists
      * tables) would send every row a second time through Kafka: the workflow fails before that mixes with the copy.
      */
-    static String refuseSourceCopy(String shard, ApplierChannel.Applied a) {
+    static String refuseSourceCopy(String shard, AppliedTable.Row a) {
         String copy = a.copyState();
         if (copy == null || copy.isBlank()
                 || io.vstream.connect.core.position.OffsetCodec.copyStateFromJson(copy).isEmpty()) {
@@ -135,7 +136,7 @@ final class ServerCopies implements ShardCopies {
         }
         copier = new GhostCopier(shard, () -> Servers.open(endpoint), plan, config.stateDatabase(),
                 config.ghostCopy(), c -> {
-                    List<ApplierChannel.Applied> rows = applier.applied(c);
+                    List<AppliedTable.Row> rows = applier.applied(c);
                     return rows.size() == 1 ? rows.get(0).position() : null;
                 });
         copier.start();

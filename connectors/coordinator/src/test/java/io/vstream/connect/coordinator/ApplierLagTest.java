@@ -2,11 +2,12 @@ package io.vstream.connect.coordinator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.vstream.connect.jdbc.AppliedTable;
 import org.junit.jupiter.api.Test;
 
 class ApplierLagTest {
-    private static ApplierChannel.Applied applied(Long tsMs) {
-        return new ApplierChannel.Applied("t", 0, "MariaDB/0-1-5", "[]", tsMs, 0L);
+    private static AppliedTable.Row applied(Long tsMs) {
+        return new AppliedTable.Row("t", 0, "MariaDB/0-1-5", "[]", tsMs, 0L);
     }
 
     @Test

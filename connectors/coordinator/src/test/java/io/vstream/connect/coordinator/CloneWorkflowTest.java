@@ -3,6 +3,7 @@ package io.vstream.connect.coordinator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.vstream.connect.jdbc.AppliedTable;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +27,7 @@ class CloneWorkflowTest {
 
     /** The applier streaming at {@code position}, its copy {@code copyState}, {@code lagMs} behind. */
     private void applying(String position, String copyState, long lagMs) {
-        servers.applied = List.of(new ApplierChannel.Applied("shop-clone.shop.0", 0, position, copyState,
+        servers.applied = List.of(new AppliedTable.Row("shop-clone.shop.0", 0, position, copyState,
                 System.currentTimeMillis() - lagMs, 10L));
     }
 
@@ -67,8 +68,8 @@ class CloneWorkflowTest {
 
     @Test
     void aStreamOfSeveralSourceShardsCannotBeHandedOff() throws Exception {
-        servers.applied = List.of(new ApplierChannel.Applied("t.-80", 0, "MariaDB/0-1-1", "[]", null, null),
-                new ApplierChannel.Applied("t.80-", 1, "MariaDB/0-2-1", "[]", null, null));
+        servers.applied = List.of(new AppliedTable.Row("t.-80", 0, "MariaDB/0-1-1", "[]", null, null),
+                new AppliedTable.Row("t.80-", 1, "MariaDB/0-2-1", "[]", null, null));
         WorkflowStatus s = workflow().step(at(WorkflowState.COPYING));
         assertThat(s.state()).isEqualTo(WorkflowState.FAILED);
         assertThat(s.reason()).contains("applies 2 partitions");

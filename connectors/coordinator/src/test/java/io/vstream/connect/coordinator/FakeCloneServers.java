@@ -2,6 +2,7 @@ package io.vstream.connect.coordinator;
 
 import io.vstream.connect.core.position.Flavor;
 import io.vstream.connect.core.position.GtidPosition;
+import io.vstream.connect.jdbc.AppliedTable;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +13,7 @@ import java.util.List;
  */
 final class FakeCloneServers implements CloneServers {
     SQLException down; // every round's open fails with it
-    List<ApplierChannel.Applied> applied = List.of();
+    List<AppliedTable.Row> applied = List.of();
     String sourcePosition = "0-1-100";
     List<String> problems = List.of();
     final List<String> told = new ArrayList<>();
@@ -49,7 +50,7 @@ final class FakeCloneServers implements CloneServers {
 
     private final class FakeRound implements Round {
         @Override
-        public List<ApplierChannel.Applied> applied() {
+        public List<AppliedTable.Row> applied() {
             return applied;
         }
 

@@ -4,6 +4,7 @@ import io.vstream.connect.coordinator.copy.GhostCopyState;
 import io.vstream.connect.coordinator.ddl.AlterPlan;
 import io.vstream.connect.coordinator.ddl.AlterRefusedException;
 import io.vstream.connect.core.mapping.ColumnMapping;
+import io.vstream.connect.jdbc.AppliedTable;
 import io.vstream.connect.jdbc.MigrationPlans;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -135,8 +136,8 @@ final class FakeOnlineDdlServers implements OnlineDdlServers {
     }
 
     /** An applied row at {@code position}, {@code lagMs} behind. */
-    static ApplierChannel.Applied applied(String position, String copyState, long lagMs, Long rowsCopied) {
-        return new ApplierChannel.Applied("stream.shop." + "x", 0, position, copyState,
+    static AppliedTable.Row applied(String position, String copyState, long lagMs, Long rowsCopied) {
+        return new AppliedTable.Row("stream.shop." + "x", 0, position, copyState,
                 System.currentTimeMillis() - lagMs, rowsCopied);
     }
 
@@ -165,7 +166,7 @@ final class FakeOnlineDdlServers implements OnlineDdlServers {
         boolean migrationForgotten;
         boolean copyForgotten;
         String failure;
-        List<ApplierChannel.Applied> applied = List.of();
+        List<AppliedTable.Row> applied = List.of();
         GhostCopyState.Summary copy = new GhostCopyState.Summary(true, 0, true, true); // copied, keys built
         MigrationPlans.Direction direction;
         Instant now = Instant.parse("2026-01-01T00:00:10Z");
@@ -299,7 +300,7 @@ final class FakeOnlineDdlServers implements OnlineDdlServers {
         }
 
         @Override
-        public List<ApplierChannel.Applied> applied() {
+        public List<AppliedTable.Row> applied() {
             return applied;
         }
 

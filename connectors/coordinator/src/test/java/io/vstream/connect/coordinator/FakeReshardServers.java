@@ -1,6 +1,7 @@
 package io.vstream.connect.coordinator;
 
 import io.vstream.connect.core.reshard.Journal;
+import io.vstream.connect.jdbc.AppliedTable;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,7 +17,7 @@ import java.util.Set;
  */
 final class FakeReshardServers implements ReshardServers {
     SQLException down; // every round's open fails with it
-    final Map<String, List<ApplierChannel.Applied>> applied = new HashMap<>(); // per new shard
+    final Map<String, List<AppliedTable.Row>> applied = new HashMap<>(); // per new shard
     final Map<String, String> oldPositions = new HashMap<>();
     final Map<String, String> newPositions = new HashMap<>();
     List<String> problems = List.of();
@@ -36,7 +37,7 @@ final class FakeReshardServers implements ReshardServers {
         }
         return new Round() {
             @Override
-            public List<ApplierChannel.Applied> applied(String newShard) {
+            public List<AppliedTable.Row> applied(String newShard) {
                 return applied.getOrDefault(newShard, List.of());
             }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.vstream.connect.core.reshard.Journal;
+import io.vstream.connect.jdbc.AppliedTable;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
@@ -45,7 +46,7 @@ class ReshardWorkflowTest {
     /** Each new shard's applier holds {@code position} of the old shard, with {@code copyState}. */
     private void applying(String position, String copyState) {
         for (String n : List.of("-80", "80-")) {
-            servers.applied.put(n, List.of(new ApplierChannel.Applied("split.commerce.-", 0, position, copyState,
+            servers.applied.put(n, List.of(new AppliedTable.Row("split.commerce.-", 0, position, copyState,
                     System.currentTimeMillis(), 50L)));
         }
     }
@@ -66,7 +67,7 @@ class ReshardWorkflowTest {
     void theWorkflowCopiesUntilEveryNewShardHearsFromEveryOldShardThenCatchesUpAndSwitches() throws Exception {
         ReshardWorkflow w = workflow("ready.max.lag.transactions", "10");
         assertThat(w.step(at(WorkflowState.COPYING))).isEqualTo(at(WorkflowState.COPYING));
-        servers.applied.put("-80", List.of(new ApplierChannel.Applied("split.commerce.-", 0, "MariaDB/0-1-50",
+        servers.applied.put("-80", List.of(new AppliedTable.Row("split.commerce.-", 0, "MariaDB/0-1-50",
                 "[]", System.currentTimeMillis(), 50L)));
         assertThat(w.step(at(WorkflowState.COPYING))).isEqualTo(at(WorkflowState.COPYING)); // 80- waits
         assertThat(w.shards()).extracting(ShardStatus::state).containsExactly(ShardStatus.STREAMING,

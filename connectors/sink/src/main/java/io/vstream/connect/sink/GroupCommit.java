@@ -1,5 +1,6 @@
 package io.vstream.connect.sink;
 
+import io.vstream.connect.jdbc.AppliedTable;
 import java.sql.Connection;
 import java.sql.SQLException;
 
@@ -12,19 +13,19 @@ import java.sql.SQLException;
  */
 final class GroupCommit {
     private final StateStore store;
-    private StateStore.Applied staged; // null: nothing applied since the last commit
+    private AppliedTable.Applied staged; // null: nothing applied since the last commit
 
     GroupCommit(StateStore store) {
         this.store = store;
     }
 
     /** What the target holds (null: nothing yet). */
-    StateStore.Applied load(Connection conn) throws SQLException {
+    AppliedTable.Applied load(Connection conn) throws SQLException {
         return store.load(conn);
     }
 
     /** The state row of the event just applied, to be written with the next commit. */
-    void stage(StateStore.Applied row) {
+    void stage(AppliedTable.Applied row) {
         staged = row;
     }
 
@@ -41,14 +42,14 @@ final class GroupCommit {
     }
 
     /** The caller committed what {@link #write} wrote: returns that row (null: nothing was staged). */
-    StateStore.Applied committed() {
-        StateStore.Applied done = staged;
+    AppliedTable.Applied committed() {
+        AppliedTable.Applied done = staged;
         staged = null;
         return done;
     }
 
     /** Writes the staged row and commits; returns the row committed, or null when nothing was staged. */
-    StateStore.Applied commit(Connection conn) throws SQLException {
+    AppliedTable.Applied commit(Connection conn) throws SQLException {
         if (staged == null) {
             return null;
         }

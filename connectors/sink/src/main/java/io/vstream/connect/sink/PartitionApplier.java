@@ -1,6 +1,7 @@
 package io.vstream.connect.sink;
 
 import io.vstream.connect.core.event.EventType;
+import io.vstream.connect.jdbc.AppliedTable;
 import java.sql.Connection;
 import java.sql.SQLException;
 import org.apache.kafka.connect.data.Struct;
@@ -82,7 +83,7 @@ final class PartitionApplier implements Applier {
         conn = connections.open();
         try (Connection ddl = connections.open()) {
             ddl.setAutoCommit(true);
-            StateStore.ensure(ddl, settings.stateDatabase());
+            AppliedTable.ensure(ddl, settings.stateDatabase());
             RowSchemaStore.ensure(ddl, settings.stateDatabase());
         }
         changes.open(conn);
@@ -93,7 +94,7 @@ final class PartitionApplier implements Applier {
             }
             tables.forget(); // the table is the ghost or the one swapped out, as the plan says
         }
-        StateStore.Applied applied = commits.load(conn);
+        AppliedTable.Applied applied = commits.load(conn);
         typing.load(conn);
         conn.commit();
         if (applied != null) {
@@ -193,7 +194,7 @@ final class PartitionApplier implements Applier {
         commits.write(conn); // the acknowledged position is the one the target holds once this commits
         control.acknowledge(conn, sequence.gate().control(), ack, sequence.writtenGtid(pending));
         conn.commit();
-        StateStore.Applied done = commits.committed();
+        AppliedTable.Applied done = commits.committed();
         if (done != null) {
             sequence.flushed(done.kafkaOffset());
         }
@@ -320,7 +321,7 @@ final class PartitionApplier implements Applier {
     private void commitState(SinkRecord record, String ks, String sh, String pos) throws SQLException {
         changes.flush();
         long copied = progress.rowsCopiedWithChunk();
-        commits.stage(new StateStore.Applied(record.kafkaOffset(), ks, sh, pos, progress.json(), record.timestamp(),
+        commits.stage(new AppliedTable.Applied(record.kafkaOffset(), ks, sh, pos, progress.json(), record.timestamp(),
                 copied));
         if (changes.serial()) {
             flush(); // finding a poison record: each transaction on its own
@@ -353,7 +354,7 @@ final class PartitionApplier implements Applier {
      */
     @Override
     public void flush() throws SQLException {
-        StateStore.Applied done = commits.commit(conn);
+        AppliedTable.Applied done = commits.commit(conn);
         if (done != null) {
             sequence.flushed(done.kafkaOffset());
         }

@@ -1,6 +1,7 @@
 package io.vstream.connect.sink;
 
 import io.vstream.connect.core.Version;
+import io.vstream.connect.jdbc.AppliedTable;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -182,9 +183,9 @@ public class VStreamSinkConnector extends SinkConnector {
 
     private static void writeOffset(SinkSettings settings, SinkSettings target, Map.Entry<TopicPartition, Long> e) {
         try (Connection c = new TargetConnections(target).open()) {
-            StateStore.ensure(c, settings.stateDatabase());
+            AppliedTable.ensure(c, settings.stateDatabase());
             RowSchemaStore.ensure(c, settings.stateDatabase());
-            StateStore.overwriteOffset(c, settings.stateDatabase(), settings.stream(), e.getKey().topic(),
+            AppliedTable.overwriteOffset(c, settings.stateDatabase(), settings.stream(), e.getKey().topic(),
                     e.getKey().partition(), e.getValue());
             if (e.getValue() == null) {
                 RowSchemaStore.clear(c, settings.stateDatabase(), settings.stream(), e.getKey().topic(),
