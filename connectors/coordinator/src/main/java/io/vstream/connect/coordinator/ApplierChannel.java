@@ -5,6 +5,7 @@ import io.vstream.connect.core.protocol.ControlTable;
 import io.vstream.connect.core.sql.SqlIdentifiers;
 import io.vstream.connect.core.sql.SqlTag;
 import io.vstream.connect.jdbc.AppliedTable;
+import io.vstream.connect.jdbc.StateTables;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -14,8 +15,9 @@ import java.util.List;
 
 /**
  * The coordinator's side of the applier's state on the target: what the applier has applied (its {@code applied}
- * rows) and the control row through which the coordinator pauses it, stops it at an exact position, or retires it,
- * reading back the applier's acknowledgement (the sink's {@code ControlStore} is the other side).
+ * rows, {@link AppliedTable}) and the control row through which the coordinator pauses it, stops it at an exact
+ * position, or retires it, reading back the applier's acknowledgement (the sink's {@code ControlStore} is the other
+ * side).
  */
 final class ApplierChannel {
     /** The applier's acknowledgement of a command. */
@@ -53,10 +55,7 @@ final class ApplierChannel {
             if (!ServerErrors.isMissingTable(e)) {
                 throw e;
             }
-            try (Statement st = target.createStatement()) {
-                st.execute("CREATE DATABASE IF NOT EXISTS " + SqlIdentifiers.quote(stateDb));
-                st.execute(SqlTag.tag("coordinator", ControlTable.createStatement(stateDb)));
-            }
+            StateTables.create(target, stateDb, SqlTag.tag("coordinator", ControlTable.createStatement(stateDb)));
             writeCommand(target, command, stopAt);
         }
     }
@@ -69,40 +68,6 @@ final class ApplierChannel {
             ps.setString(1, stream);
             ps.setString(2, command);
             ps.setString(3, stopAt);
-            ps.executeUpdate();
-        }
-    }
-
-    /**
-     * Asks the source connector's copy on this server to wait (gh-ost's throttling: the reason is written where the
-     * copy looks before each chunk, and expires unless renewed), or lets it go on when {@code reason} is null.
-     */
-    void throttle(Connection source, String scope, String reason, java.time.Duration ttl) throws SQLException {
-        if (reason == null) {
-            // called every round: no DDL here (each CREATE ... IF NOT EXISTS would land in the shard's binlog)
-            try (PreparedStatement ps = source.prepareStatement("DELETE FROM " + SqlIdentifiers.qualify(stateDb,
-                    "throttle") + " WHERE scope = ?")) {
-                ps.setString(1, scope);
-                ps.executeUpdate();
-            } catch (SQLException e) {
-                if (!ServerErrors.isMissingTable(e)) {
-                    throw e;
-                }
-            }
-            return;
-        }
-        try (Statement st = source.createStatement()) {
-            st.execute("CREATE DATABASE IF NOT EXISTS " + SqlIdentifiers.quote(stateDb));
-            st.execute("CREATE TABLE IF NOT EXISTS " + SqlIdentifiers.qualify(stateDb, "throttle")
-                    + " (scope VARCHAR(128) NOT NULL PRIMARY KEY, reason TEXT NOT NULL,"
-                    + " expires_at TIMESTAMP(6) NOT NULL) ENGINE=InnoDB");
-        }
-        try (PreparedStatement ps = source.prepareStatement(SqlTag.tag("coordinator", "REPLACE INTO "
-                + SqlIdentifiers.qualify(stateDb, "throttle") + " (scope, reason, expires_at) VALUES (?, ?,"
-                + " NOW(6) + INTERVAL ? MICROSECOND)"))) {
-            ps.setString(1, scope);
-            ps.setString(2, reason);
-            ps.setLong(3, ttl.toNanos() / 1000);
             ps.executeUpdate();
         }
     }

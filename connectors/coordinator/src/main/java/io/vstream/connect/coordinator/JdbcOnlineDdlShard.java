@@ -12,6 +12,7 @@ import io.vstream.connect.core.sql.SqlIdentifiers;
 import io.vstream.connect.core.sql.SqlTag;
 import io.vstream.connect.jdbc.AppliedTable;
 import io.vstream.connect.jdbc.MigrationPlans;
+import io.vstream.connect.jdbc.ThrottleTable;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -212,7 +213,11 @@ final class JdbcOnlineDdlShard implements OnlineDdlShard {
 
     @Override
     public void throttle(String why) throws SQLException {
-        applier.throttle(c, config.ddlDatabase(), why, why == null ? Duration.ZERO : Duration.ofSeconds(5));
+        if (why == null) {
+            ThrottleTable.clear(c, config.stateDatabase(), config.ddlDatabase());
+        } else {
+            ThrottleTable.set(c, config.stateDatabase(), config.ddlDatabase(), why, Duration.ofSeconds(5));
+        }
     }
 
     @Override

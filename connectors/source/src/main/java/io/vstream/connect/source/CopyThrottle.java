@@ -2,18 +2,17 @@ package io.vstream.connect.source;
 
 import io.vstream.connect.core.error.ServerErrors;
 import io.vstream.connect.core.sql.SqlIdentifiers;
+import io.vstream.connect.jdbc.ThrottleTable;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Holds the copy back while a workflow's coordinator asks it to (its applier lags): before each chunk the copy looks
- * for an unexpired row of its database in {@code <throttle.state.database>.throttle} on the shard, and waits while one
- * is there, logging the coordinator's reason. The coordinator renews the row while the lag lasts, so a coordinator
- * that goes away never holds the copy back for long. Touches the shard (reads).
+ * for an unexpired row of its database in {@code <throttle.state.database>.throttle} ({@link ThrottleTable}) on the
+ * shard, and waits while one is there, logging the coordinator's reason. The coordinator renews the row while the lag
+ * lasts, so a coordinator that goes away never holds the copy back for long. Touches the shard (reads).
  */
 final class CopyThrottle {
     private static final Logger LOG = LoggerFactory.getLogger(CopyThrottle.class);
@@ -22,9 +21,7 @@ final class CopyThrottle {
 
     private final String shard;
     private final String scope;
-    private final String sql;
     private final String stateDatabase;
-    private final String exists;
     private long nextCheck;
     private boolean tableSeen;
     private boolean probed;
@@ -32,11 +29,7 @@ final class CopyThrottle {
     CopyThrottle(String shard, String stateDatabase, String scope) {
         this.shard = shard;
         this.scope = scope;
-        this.sql = "/* vstream-connect:copy */ SELECT reason FROM " + SqlIdentifiers.qualify(stateDatabase, "throttle")
-                + " WHERE scope = ? AND expires_at > NOW(6)";
         this.stateDatabase = stateDatabase;
-        this.exists = "/* vstream-connect:copy */ SELECT 1 FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?"
-                + " AND TABLE_NAME = 'throttle'";
     }
 
     /**
@@ -75,9 +68,8 @@ final class CopyThrottle {
             return;
         }
         probed = true;
-        try (PreparedStatement ps = conn.prepareStatement("/* vstream-connect:copy */ SELECT 1 FROM "
-                + SqlIdentifiers.qualify(stateDatabase, "throttle") + " LIMIT 0"); ResultSet rs = ps.executeQuery()) {
-            rs.next();
+        try {
+            ThrottleTable.checkReadable(conn, stateDatabase);
         } catch (SQLException e) {
             if (e.getErrorCode() == ServerErrors.TABLE_ACCESS_DENIED
                     || e.getErrorCode() == ServerErrors.DATABASE_ACCESS_DENIED) {
@@ -92,27 +84,12 @@ final class CopyThrottle {
         if (!tableSeen) {
             // until a coordinator has created the table, look it up rather than read it: a read of a missing table
             // is an error the JDBC driver logs at WARN, four times a second
-            try (PreparedStatement ps = conn.prepareStatement(exists)) {
-                ps.setString(1, stateDatabase);
-                try (ResultSet rs = ps.executeQuery()) {
-                    if (!rs.next()) {
-                        warnIfNotReadable(conn);
-                        return null;
-                    }
-                }
+            if (!ThrottleTable.exists(conn, stateDatabase)) {
+                warnIfNotReadable(conn);
+                return null;
             }
             tableSeen = true;
         }
-        try (PreparedStatement ps = conn.prepareStatement(sql)) {
-            ps.setString(1, scope);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? rs.getString(1) : null;
-            }
-        } catch (SQLException e) {
-            if (ServerErrors.isMissingTable(e) || e.getErrorCode() == ServerErrors.TABLE_ACCESS_DENIED) {
-                return null; // no throttle table (no coordinator uses it), or not ours to read
-            }
-            throw e;
-        }
+        return ThrottleTable.reason(conn, stateDatabase, scope); // null too without a table, or one not ours to read
     }
 }
