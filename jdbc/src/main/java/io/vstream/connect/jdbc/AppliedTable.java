@@ -13,11 +13,11 @@ import java.util.List;
 
 /**
  * The applied state an applier (the sink) keeps on its target ({@code <state.database>.applied}): per stream and Kafka
- * partition (one source shard), the last applied Kafka offset, the source position after it, the copy progress, the
- * copy rows written and the source time. The sink writes a partition's row in the same transaction as the rows it
- * accounts for ({@link #save}), so that the target always knows exactly what it holds; the coordinator reads a
- * stream's rows ({@link #read}) for readiness, lag and barriers. One place for the table's shape and its statements,
- * used by both sides. Touches the applier's target.
+ * partition (one source shard, {@link StreamPartition}), the last applied Kafka offset, the source position after it,
+ * the copy progress, the copy rows written and the source time. The sink writes a partition's row in the same
+ * transaction as the rows it accounts for ({@link #save}), so that the target always knows exactly what it holds; the
+ * coordinator reads a stream's rows ({@link #read}) for readiness, lag and barriers. One place for the table's shape
+ * and its statements, used by both sides. Touches the applier's target.
  */
 public final class AppliedTable {
     /** The table's name inside the state database. */
@@ -53,12 +53,10 @@ public final class AppliedTable {
     }
 
     /** The sink's: what the target holds of the partition, or {@code null} when it has applied nothing yet. */
-    public static Applied load(Connection conn, String stateDatabase, String stream, String topic, int partition)
+    public static Applied load(Connection conn, String stateDatabase, StreamPartition partition)
             throws SQLException {
         try (PreparedStatement ps = conn.prepareStatement(loadStatement(stateDatabase))) {
-            ps.setString(1, stream);
-            ps.setString(2, topic);
-            ps.setInt(3, partition);
+            partition.bind(ps);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
                     return null;
@@ -71,12 +69,10 @@ public final class AppliedTable {
     }
 
     /** The sink's: records what the target holds of the partition, inside the caller's open transaction. */
-    public static void save(Connection conn, String stateDatabase, String stream, String topic, int partition,
-                            Applied applied) throws SQLException {
+    public static void save(Connection conn, String stateDatabase, StreamPartition partition, Applied applied)
+            throws SQLException {
         try (PreparedStatement ps = conn.prepareStatement(saveStatement(stateDatabase))) {
-            ps.setString(1, stream);
-            ps.setString(2, topic);
-            ps.setInt(3, partition);
+            partition.bind(ps);
             ps.setLong(4, applied.kafkaOffset());
             ps.setString(5, applied.keyspace());
             ps.setString(6, applied.shard());
@@ -92,13 +88,11 @@ public final class AppliedTable {
      * The sink's: sets the stored offset of the partition (an operator's offset reset, through Connect's
      * {@code alterOffsets}); {@code offset} is Connect's (the next record to read), null to forget the partition.
      */
-    public static void overwriteOffset(Connection conn, String stateDatabase, String stream, String topic,
-                                       int partition, Long offset) throws SQLException {
+    public static void overwriteOffset(Connection conn, String stateDatabase, StreamPartition partition, Long offset)
+            throws SQLException {
         try (PreparedStatement ps = conn.prepareStatement(offset == null ? deleteStatement(stateDatabase)
                 : overwriteOffsetStatement(stateDatabase))) {
-            ps.setString(1, stream);
-            ps.setString(2, topic);
-            ps.setInt(3, partition);
+            partition.bind(ps);
             if (offset != null) {
                 ps.setLong(4, offset - 1); // Connect's offset is the next record to read
             }

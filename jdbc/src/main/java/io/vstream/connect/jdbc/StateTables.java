@@ -3,8 +3,6 @@ package io.vstream.connect.jdbc;
 import io.vstream.connect.core.sql.SqlIdentifiers;
 import io.vstream.connect.core.sql.SqlTag;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 
@@ -40,7 +38,7 @@ public final class StateTables {
      */
     public static void addColumnIfMissing(Connection conn, String role, String stateDatabase, String table,
                                           String column, String definition) throws SQLException {
-        if (hasColumn(conn, stateDatabase, table, column)) {
+        if (InformationSchema.hasColumn(conn, stateDatabase, table, column)) {
             return;
         }
         try (Statement st = conn.createStatement()) {
@@ -56,18 +54,5 @@ public final class StateTables {
                                      String definition) {
         return SqlTag.tag(role, "ALTER TABLE " + SqlIdentifiers.qualify(stateDatabase, table) + " ADD COLUMN "
                 + SqlIdentifiers.quote(column) + " " + definition);
-    }
-
-    private static boolean hasColumn(Connection conn, String stateDatabase, String table, String column)
-            throws SQLException {
-        try (PreparedStatement ps = conn.prepareStatement("SELECT COUNT(*) FROM information_schema.COLUMNS"
-                + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND COLUMN_NAME = ?")) {
-            ps.setString(1, stateDatabase);
-            ps.setString(2, table);
-            ps.setString(3, column);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() && rs.getLong(1) > 0;
-            }
-        }
     }
 }

@@ -3,6 +3,7 @@ package io.vstream.connect.coordinator;
 import io.vstream.connect.core.keyrange.KeyRange;
 import io.vstream.connect.core.keyrange.KeyRanges;
 import io.vstream.connect.jdbc.BinlogSettings;
+import io.vstream.connect.jdbc.InformationSchema;
 import io.vstream.connect.core.sql.SqlIdentifiers;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -119,7 +120,7 @@ final class ReshardPreflight {
                 if (column == null) {
                     problems.add("table " + db + "." + t + " has no sharding column: add " + t + ":<column> to"
                             + " reshard.columns (here and in the sink), or set reshard.column.default");
-                } else if (!hasColumn(e.getValue(), db, t, column)) {
+                } else if (!InformationSchema.hasColumn(e.getValue(), db, t, column)) {
                     problems.add("table " + db + "." + t + " on old shard " + e.getKey() + " has no column '" + column
                             + "' (its sharding column): fix reshard.columns");
                 }
@@ -155,18 +156,6 @@ final class ReshardPreflight {
             }
         }
         return out;
-    }
-
-    private static boolean hasColumn(Connection c, String db, String table, String column) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM information_schema.columns"
-                + " WHERE table_schema = ? AND table_name = ? AND column_name = ?")) {
-            ps.setString(1, db);
-            ps.setString(2, table);
-            ps.setString(3, column);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next();
-            }
-        }
     }
 
     private static boolean hasRows(Connection c, String db, String table) throws SQLException {

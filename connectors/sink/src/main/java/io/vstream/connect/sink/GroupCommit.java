@@ -1,27 +1,30 @@
 package io.vstream.connect.sink;
 
 import io.vstream.connect.jdbc.AppliedTable;
+import io.vstream.connect.jdbc.StreamPartition;
 import java.sql.Connection;
 import java.sql.SQLException;
 
 /**
- * One applier's group commit: the state row ({@link StateStore}) of the last event applied since the target's last
+ * One applier's group commit: the state row ({@link AppliedTable}) of the last event applied since the target's last
  * commit, staged as each event is applied and written once, with all of them, when the batch ends ({@link #commit})
  * or an acknowledgement commits them ({@link #write}, then {@link #committed}): one state write and one commit per
  * batch instead of per source transaction. A failure drops what is staged ({@link #drop}). Touches the target's
  * {@code applied} table through the applier's connection.
  */
 final class GroupCommit {
-    private final StateStore store;
+    private final String stateDatabase;
+    private final StreamPartition partition;
     private AppliedTable.Applied staged; // null: nothing applied since the last commit
 
-    GroupCommit(StateStore store) {
-        this.store = store;
+    GroupCommit(String stateDatabase, StreamPartition partition) {
+        this.stateDatabase = stateDatabase;
+        this.partition = partition;
     }
 
     /** What the target holds (null: nothing yet). */
     AppliedTable.Applied load(Connection conn) throws SQLException {
-        return store.load(conn);
+        return AppliedTable.load(conn, stateDatabase, partition);
     }
 
     /** The state row of the event just applied, to be written with the next commit. */
@@ -37,7 +40,7 @@ final class GroupCommit {
     /** Writes the staged row in {@code conn}'s open transaction, for the caller to commit ({@link #committed}). */
     void write(Connection conn) throws SQLException {
         if (staged != null) {
-            store.save(conn, staged);
+            AppliedTable.save(conn, stateDatabase, partition, staged);
         }
     }
 
@@ -53,7 +56,7 @@ final class GroupCommit {
         if (staged == null) {
             return null;
         }
-        store.save(conn, staged); // one state write per group commit
+        AppliedTable.save(conn, stateDatabase, partition, staged); // one state write per group commit
         conn.commit();
         return committed();
     }

@@ -2,6 +2,7 @@ package io.vstream.connect.sink;
 
 import io.vstream.connect.core.event.EventType;
 import io.vstream.connect.jdbc.AppliedTable;
+import io.vstream.connect.jdbc.StreamPartition;
 import java.sql.Connection;
 import java.sql.SQLException;
 import org.apache.kafka.connect.data.Struct;
@@ -12,11 +13,11 @@ import org.apache.kafka.connect.sink.SinkRecord;
  * Applies one Kafka partition (one source shard's log) to the target, in order, on its own connection: each source
  * transaction (BEGIN..COMMIT) becomes one target transaction, each copy chunk (copy rows closed by their LASTPK) one
  * target transaction that replaces the chunk's key range, and every commit also writes the applied Kafka offset and
- * source position (the {@link StateStore}), so that the target alone says what it holds. Which event does what (skips
- * after a restart, transactions cut short, stop points) is the {@link EventSequence}'s decision; this class carries
- * the decisions out: rows and chunks through the {@link ChangeWriter}, tables through {@link TargetTables}, DDL through
- * {@link StreamDdl}, the state row through the {@link GroupCommit}, the copy progress in {@link CopyProgress}, the
- * coordinator's commands through the {@link ControlChannel}. In reshard mode one
+ * source position (the partition's row of {@link AppliedTable}), so that the target alone says what it holds. Which
+ * event does what (skips after a restart, transactions cut short, stop points) is the {@link EventSequence}'s
+ * decision; this class carries the decisions out: rows and chunks through the {@link ChangeWriter}, tables through
+ * {@link TargetTables}, DDL through {@link StreamDdl}, the state row through the {@link GroupCommit}, the copy
+ * progress in {@link CopyProgress}, the coordinator's commands through the {@link ControlChannel}. In reshard mode one
  * instance applies the log to one new shard, taking only the row images the {@link ReshardApplier} routes to it
  * ({@link RowScope}). Touches the target server only.
  */
@@ -57,7 +58,8 @@ final class PartitionApplier implements Applier {
         this.partition = partition;
         this.settings = settings;
         this.connections = new TargetConnections(this.settings);
-        this.commits = new GroupCommit(new StateStore(settings.stateDatabase(), settings.stream(), topic, partition));
+        this.commits = new GroupCommit(settings.stateDatabase(),
+                new StreamPartition(settings.stream(), topic, partition));
         this.tables = new TargetTables(this.settings, connections);
         this.ghost = settings.ghost() ? new GhostTarget(settings.stateDatabase(), settings.ghostMigration()) : null;
         this.control = new ControlChannel(settings, connections, topic, partition);

@@ -2,6 +2,7 @@ package io.vstream.connect.sink;
 
 import io.vstream.connect.core.event.EventHeaders;
 import io.vstream.connect.core.event.EventType;
+import io.vstream.connect.jdbc.StreamPartition;
 import java.sql.Connection;
 import java.sql.SQLException;
 import org.apache.kafka.connect.data.Struct;
@@ -22,7 +23,8 @@ final class RecordTyping {
 
     RecordTyping(SinkSettings settings, String topic, int partition) {
         this.source = topic + "-" + partition;
-        this.store = new RowSchemaStore(settings.stateDatabase(), settings.stream(), topic, partition);
+        this.store = new RowSchemaStore(settings.stateDatabase(), new StreamPartition(settings.stream(), topic,
+                partition));
     }
 
     /** Forgets what it knew and reads the schemas the target keeps for this partition. */

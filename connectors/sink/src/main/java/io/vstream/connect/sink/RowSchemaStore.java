@@ -2,6 +2,7 @@ package io.vstream.connect.sink;
 
 import io.vstream.connect.core.sql.SqlIdentifiers;
 import io.vstream.connect.core.sql.SqlTag;
+import io.vstream.connect.jdbc.StreamPartition;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -20,14 +21,10 @@ import java.util.List;
  */
 final class RowSchemaStore {
     private final String table;
-    private final String stream;
-    private final String topic;
-    private final int partition;
+    private final StreamPartition partition;
 
-    RowSchemaStore(String stateDatabase, String stream, String topic, int partition) {
+    RowSchemaStore(String stateDatabase, StreamPartition partition) {
         this.table = SqlIdentifiers.qualify(stateDatabase, "row_schemas");
-        this.stream = stream;
-        this.topic = topic;
         this.partition = partition;
     }
 
@@ -51,9 +48,7 @@ final class RowSchemaStore {
         try (PreparedStatement ps = conn.prepareStatement(SqlTag.tag("sink", "SELECT source_table, field_offset,"
                 + " row_schema FROM " + table + " WHERE stream = ? AND topic = ? AND kafka_partition = ?"
                 + " ORDER BY field_offset"))) {
-            ps.setString(1, stream);
-            ps.setString(2, topic);
-            ps.setInt(3, partition);
+            partition.bind(ps);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     out.add(new Entry(rs.getString(1), rs.getLong(2), rs.getString(3)));
@@ -68,9 +63,7 @@ final class RowSchemaStore {
         try (PreparedStatement ps = conn.prepareStatement(SqlTag.tag("sink", "INSERT INTO " + table
                 + " (stream, topic, kafka_partition, source_table, field_offset, row_schema) VALUES (?, ?, ?, ?, ?, ?)"
                 + " ON DUPLICATE KEY UPDATE row_schema = VALUES(row_schema)"))) {
-            ps.setString(1, stream);
-            ps.setString(2, topic);
-            ps.setInt(3, partition);
+            partition.bind(ps);
             ps.setString(4, entry.sourceTable());
             ps.setLong(5, entry.fieldOffset());
             ps.setString(6, entry.rowSchemaJson());
@@ -79,14 +72,11 @@ final class RowSchemaStore {
     }
 
     /** Forgets the partition's row schemas (its offset was reset: the log is read again from its start). */
-    static void clear(Connection conn, String stateDatabase, String stream, String topic, int partition)
-            throws SQLException {
+    static void clear(Connection conn, String stateDatabase, StreamPartition partition) throws SQLException {
         try (PreparedStatement ps = conn.prepareStatement(SqlTag.tag("sink", "DELETE FROM "
                 + SqlIdentifiers.qualify(stateDatabase, "row_schemas")
                 + " WHERE stream = ? AND topic = ? AND kafka_partition = ?"))) {
-            ps.setString(1, stream);
-            ps.setString(2, topic);
-            ps.setInt(3, partition);
+            partition.bind(ps);
             ps.executeUpdate();
         }
     }

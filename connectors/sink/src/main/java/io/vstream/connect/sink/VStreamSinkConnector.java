@@ -2,6 +2,7 @@ package io.vstream.connect.sink;
 
 import io.vstream.connect.core.Version;
 import io.vstream.connect.jdbc.AppliedTable;
+import io.vstream.connect.jdbc.StreamPartition;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -183,13 +184,13 @@ public class VStreamSinkConnector extends SinkConnector {
 
     private static void writeOffset(SinkSettings settings, SinkSettings target, Map.Entry<TopicPartition, Long> e) {
         try (Connection c = new TargetConnections(target).open()) {
+            StreamPartition partition = new StreamPartition(settings.stream(), e.getKey().topic(),
+                    e.getKey().partition());
             AppliedTable.ensure(c, settings.stateDatabase());
             RowSchemaStore.ensure(c, settings.stateDatabase());
-            AppliedTable.overwriteOffset(c, settings.stateDatabase(), settings.stream(), e.getKey().topic(),
-                    e.getKey().partition(), e.getValue());
+            AppliedTable.overwriteOffset(c, settings.stateDatabase(), partition, e.getValue());
             if (e.getValue() == null) {
-                RowSchemaStore.clear(c, settings.stateDatabase(), settings.stream(), e.getKey().topic(),
-                        e.getKey().partition());
+                RowSchemaStore.clear(c, settings.stateDatabase(), partition);
             }
             c.commit();
         } catch (SQLException ex) {
