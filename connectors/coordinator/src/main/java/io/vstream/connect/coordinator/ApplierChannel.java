@@ -2,7 +2,6 @@ package io.vstream.connect.coordinator;
 
 import io.vstream.connect.core.error.ServerErrors;
 import io.vstream.connect.core.protocol.ControlTable;
-import io.vstream.connect.core.sql.SqlIdentifiers;
 import io.vstream.connect.core.sql.SqlTag;
 import io.vstream.connect.jdbc.AppliedTable;
 import io.vstream.connect.jdbc.StateTables;
@@ -61,10 +60,8 @@ final class ApplierChannel {
     }
 
     private void writeCommand(Connection target, String command, String stopAt) throws SQLException {
-        try (PreparedStatement ps = target.prepareStatement(SqlTag.tag("coordinator", "INSERT INTO "
-                + SqlIdentifiers.qualify(stateDb, ControlTable.NAME) + " (stream, command, stop_at, acked_command,"
-                + " acked_position) VALUES (?, ?, ?, NULL, NULL) ON DUPLICATE KEY UPDATE command = VALUES(command),"
-                + " stop_at = VALUES(stop_at), acked_command = NULL, acked_position = NULL"))) {
+        try (PreparedStatement ps = target.prepareStatement(SqlTag.tag("coordinator",
+                ControlTable.writeCommandStatement(stateDb)))) {
             ps.setString(1, stream);
             ps.setString(2, command);
             ps.setString(3, stopAt);
@@ -84,8 +81,7 @@ final class ApplierChannel {
 
     /** One column of the stream's control row; {@code null} without a row, a table or (older sinks) the column. */
     private String controlColumn(Connection target, String column) throws SQLException {
-        try (PreparedStatement ps = target.prepareStatement("SELECT " + SqlIdentifiers.quote(column) + " FROM "
-                + SqlIdentifiers.qualify(stateDb, ControlTable.NAME) + " WHERE stream = ?")) {
+        try (PreparedStatement ps = target.prepareStatement(ControlTable.readColumnStatement(stateDb, column))) {
             ps.setString(1, stream);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? rs.getString(1) : null;
@@ -154,8 +150,7 @@ final class ApplierChannel {
 
     /** The applier's acknowledgement, or {@code null} when it has not acknowledged the current command. */
     Ack ack(Connection target) throws SQLException {
-        try (PreparedStatement ps = target.prepareStatement("SELECT acked_command, acked_position FROM "
-                + SqlIdentifiers.qualify(stateDb, ControlTable.NAME) + " WHERE stream = ?")) {
+        try (PreparedStatement ps = target.prepareStatement(ControlTable.readAcknowledgementStatement(stateDb))) {
             ps.setString(1, stream);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next() || rs.getString(1) == null) {

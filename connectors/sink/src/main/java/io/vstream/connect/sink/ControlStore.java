@@ -2,7 +2,6 @@ package io.vstream.connect.sink;
 
 import io.vstream.connect.core.position.GtidPosition;
 import io.vstream.connect.core.protocol.ControlTable;
-import io.vstream.connect.core.sql.SqlIdentifiers;
 import io.vstream.connect.core.sql.SqlTag;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -36,7 +35,7 @@ final class ControlStore {
         static final Control RUN = new Control(Command.RUN, null);
     }
 
-    private final String table;
+    private final String stateDatabase;
     private final String stream;
     private final String lane; // this lane's own row (ControlTable.laneKey), or null: the stream's row only
 
@@ -87,7 +86,7 @@ final class ControlStore {
      * {@link ControlTable#laneKey}), obeys the more restrictive of the two, and acknowledges in both.
      */
     ControlStore(String stateDatabase, String stream, String lane) {
-        this.table = SqlIdentifiers.qualify(stateDatabase, ControlTable.NAME);
+        this.stateDatabase = stateDatabase;
         this.stream = stream;
         this.lane = lane;
     }
@@ -100,8 +99,8 @@ final class ControlStore {
 
     /** The command in force: the stream's row (RUN without one), or the more restrictive of it and the lane's. */
     Control read(Connection conn) throws SQLException {
-        try (PreparedStatement ps = conn.prepareStatement(SqlTag.tag("sink", "SELECT command, stop_at FROM " + table
-                + " WHERE stream IN (?, ?)"))) {
+        try (PreparedStatement ps = conn.prepareStatement(SqlTag.tag("sink",
+                ControlTable.readCommandsStatement(stateDatabase)))) {
             ps.setString(1, stream);
             ps.setString(2, lane == null ? stream : lane);
             try (ResultSet rs = ps.executeQuery()) {
@@ -116,8 +115,8 @@ final class ControlStore {
 
     /** Records why the applier cannot go on (the coordinator fails the workflow with it). */
     void fail(Connection conn, String reason) throws SQLException {
-        try (PreparedStatement ps = conn.prepareStatement(SqlTag.tag("sink", "INSERT INTO " + table
-                + " (stream, command, failure) VALUES (?, 'RUN', ?) ON DUPLICATE KEY UPDATE failure = VALUES(failure)"))) {
+        try (PreparedStatement ps = conn.prepareStatement(SqlTag.tag("sink",
+                ControlTable.recordFailureStatement(stateDatabase)))) {
             ps.setString(1, stream);
             ps.setString(2, reason);
             ps.executeUpdate();
@@ -141,8 +140,8 @@ final class ControlStore {
     }
 
     private void acknowledge(Connection conn, String ack, String position) throws SQLException {
-        try (PreparedStatement ps = conn.prepareStatement(SqlTag.tag("sink", "UPDATE " + table
-                + " SET acked_command = ?, acked_position = ? WHERE stream IN (?, ?)"))) {
+        try (PreparedStatement ps = conn.prepareStatement(SqlTag.tag("sink",
+                ControlTable.acknowledgeStatement(stateDatabase)))) {
             ps.setString(1, ack);
             ps.setString(2, position);
             ps.setString(3, stream);

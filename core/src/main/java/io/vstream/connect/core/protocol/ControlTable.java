@@ -41,4 +41,49 @@ public final class ControlTable {
                 + " updated_at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6))"
                 + " ENGINE=InnoDB";
     }
+
+    /**
+     * The sink's read of the commands in force for a lane: {@code command, stop_at} of the rows of the stream (1st
+     * parameter) and of the lane (2nd; the stream again for a sink without lanes).
+     */
+    public static String readCommandsStatement(String stateDatabase) {
+        return "SELECT command, stop_at FROM " + SqlIdentifiers.qualify(stateDatabase, NAME) + " WHERE stream IN (?, ?)";
+    }
+
+    /** The sink's report of why it cannot go on: stream, failure (a stream without a row gets one, command RUN). */
+    public static String recordFailureStatement(String stateDatabase) {
+        return "INSERT INTO " + SqlIdentifiers.qualify(stateDatabase, NAME) + " (stream, command, failure)"
+                + " VALUES (?, 'RUN', ?) ON DUPLICATE KEY UPDATE failure = VALUES(failure)";
+    }
+
+    /**
+     * The sink's acknowledgement: acked_command, acked_position, then the stream and the lane (the stream again for a
+     * sink without lanes).
+     */
+    public static String acknowledgeStatement(String stateDatabase) {
+        return "UPDATE " + SqlIdentifiers.qualify(stateDatabase, NAME)
+                + " SET acked_command = ?, acked_position = ? WHERE stream IN (?, ?)";
+    }
+
+    /**
+     * The coordinator's command to a stream or lane: stream, command, stop_at; any earlier acknowledgement is cleared,
+     * so that only an acknowledgement of this command is read as one.
+     */
+    public static String writeCommandStatement(String stateDatabase) {
+        return "INSERT INTO " + SqlIdentifiers.qualify(stateDatabase, NAME) + " (stream, command, stop_at,"
+                + " acked_command, acked_position) VALUES (?, ?, ?, NULL, NULL) ON DUPLICATE KEY UPDATE"
+                + " command = VALUES(command), stop_at = VALUES(stop_at), acked_command = NULL, acked_position = NULL";
+    }
+
+    /** The coordinator's read of one column ({@code command}, {@code failure}) of a stream's row: stream. */
+    public static String readColumnStatement(String stateDatabase, String column) {
+        return "SELECT " + SqlIdentifiers.quote(column) + " FROM " + SqlIdentifiers.qualify(stateDatabase, NAME)
+                + " WHERE stream = ?";
+    }
+
+    /** The coordinator's read of the acknowledgement of a stream's row: stream. */
+    public static String readAcknowledgementStatement(String stateDatabase) {
+        return "SELECT acked_command, acked_position FROM " + SqlIdentifiers.qualify(stateDatabase, NAME)
+                + " WHERE stream = ?";
+    }
 }
