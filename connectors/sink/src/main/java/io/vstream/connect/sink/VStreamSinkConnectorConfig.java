@@ -1,5 +1,6 @@
 package io.vstream.connect.sink;
 
+import io.vstream.connect.core.config.RetryConfig;
 import io.vstream.connect.core.config.TlsConfig;
 import io.vstream.connect.core.vindex.Vindexes;
 import java.time.Duration;
@@ -37,9 +38,9 @@ public class VStreamSinkConnectorConfig extends AbstractConfig {
     public static final String DDL_APPLY = "ddl.apply";
     public static final String BATCH_MAX_ROWS = "batch.max.rows";
     public static final String CONNECT_TIMEOUT_MS = "connect.timeout.ms";
-    public static final String RETRY_BACKOFF_INITIAL_MS = "retry.backoff.initial.ms";
-    public static final String RETRY_BACKOFF_MAX_MS = "retry.backoff.max.ms";
-    public static final String RETRY_MAX_DURATION_MS = "retry.max.duration.ms";
+    public static final String RETRY_BACKOFF_INITIAL_MS = RetryConfig.BACKOFF_INITIAL_MS;
+    public static final String RETRY_BACKOFF_MAX_MS = RetryConfig.BACKOFF_MAX_MS;
+    public static final String RETRY_MAX_DURATION_MS = RetryConfig.MAX_DURATION_MS;
     public static final String RESHARD_VINDEX = "reshard.vindex";
     public static final String RESHARD_COLUMNS = "reshard.columns";
     public static final String RESHARD_COLUMN_DEFAULT = "reshard.column.default";
@@ -148,15 +149,8 @@ public class VStreamSinkConnectorConfig extends AbstractConfig {
                 "The name this stream's state is kept under; empty means the connector's name.", GROUP_STATE, ++o,
                 Width.MEDIUM, "Stream name");
         o = 0;
-        def.define(RETRY_BACKOFF_INITIAL_MS, Type.LONG, 500L, ConfigDef.Range.atLeast(10), Importance.LOW,
-                "The first wait before retrying after a retriable target error (deadlock, lock wait timeout, lost"
-                        + " connection); doubles up to retry.backoff.max.ms.", GROUP_ERRORS, ++o, Width.SHORT,
-                "Initial retry backoff (ms)");
-        def.define(RETRY_BACKOFF_MAX_MS, Type.LONG, 10_000L, ConfigDef.Range.atLeast(10), Importance.LOW,
-                "The longest wait between retries.", GROUP_ERRORS, ++o, Width.SHORT, "Max retry backoff (ms)");
-        def.define(RETRY_MAX_DURATION_MS, Type.LONG, 600_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
-                "How long retriable errors may go on before the task fails.", GROUP_ERRORS, ++o, Width.SHORT,
-                "Max retry duration (ms)");
+        o = RetryConfig.define(def, GROUP_ERRORS, o, "retrying after a retriable target error (deadlock, lock wait"
+                + " timeout, lost connection)", "How long retriable errors may go on before the task fails.");
         o = 0;
         def.define(RESHARD_VINDEX, Type.STRING, "hash", new VindexName(), Importance.MEDIUM,
                 "With mode=reshard: the vindex that maps a row's sharding column value to its keyspace id, as Vitess"
@@ -290,15 +284,15 @@ public class VStreamSinkConnectorConfig extends AbstractConfig {
     }
 
     public Duration retryBackoffInitial() {
-        return Duration.ofMillis(getLong(RETRY_BACKOFF_INITIAL_MS));
+        return RetryConfig.backoffInitial(this);
     }
 
     public Duration retryBackoffMax() {
-        return Duration.ofMillis(getLong(RETRY_BACKOFF_MAX_MS));
+        return RetryConfig.backoffMax(this);
     }
 
     public Duration retryMaxDuration() {
-        return Duration.ofMillis(getLong(RETRY_MAX_DURATION_MS));
+        return RetryConfig.maxDuration(this);
     }
 
     /** The reshard vindex's name, normalised (see {@link Vindexes#named}). */

@@ -1,5 +1,6 @@
 package io.vstream.connect.source;
 
+import io.vstream.connect.core.config.RetryConfig;
 import io.vstream.connect.core.config.TlsConfig;
 import io.vstream.connect.core.sql.TlsSettings;
 import io.vstream.connect.core.topology.ShardAddress;
@@ -32,9 +33,9 @@ public class VStreamSourceConnectorConfig extends AbstractConfig {
     public static final String USER = "user";
     public static final String PASSWORD = "password";
     public static final String CONNECT_TIMEOUT_MS = "connect.timeout.ms";
-    public static final String RETRY_BACKOFF_INITIAL_MS = "retry.backoff.initial.ms";
-    public static final String RETRY_BACKOFF_MAX_MS = "retry.backoff.max.ms";
-    public static final String RETRY_MAX_DURATION_MS = "retry.max.duration.ms";
+    public static final String RETRY_BACKOFF_INITIAL_MS = RetryConfig.BACKOFF_INITIAL_MS;
+    public static final String RETRY_BACKOFF_MAX_MS = RetryConfig.BACKOFF_MAX_MS;
+    public static final String RETRY_MAX_DURATION_MS = RetryConfig.MAX_DURATION_MS;
     public static final String TOPIC_PREFIX = "topic.prefix";
     public static final String START_MODE = "start.mode";
     public static final String START_POSITION = "start.position";
@@ -117,15 +118,8 @@ public class VStreamSourceConnectorConfig extends AbstractConfig {
         def.define(CONNECT_TIMEOUT_MS, Type.LONG, 30_000L, ConfigDef.Range.atLeast(1_000), Importance.LOW,
                 "How long to wait for a shard's server to accept a connection.", GROUP_CONNECTION, ++o, Width.SHORT,
                 "Connect timeout (ms)");
-        def.define(RETRY_BACKOFF_INITIAL_MS, Type.LONG, 500L, ConfigDef.Range.atLeast(10), Importance.LOW,
-                "The first wait before reconnecting to a shard after a lost connection; doubles up to"
-                        + " 'retry.backoff.max.ms'.", GROUP_CONNECTION, ++o, Width.SHORT, "Initial retry backoff (ms)");
-        def.define(RETRY_BACKOFF_MAX_MS, Type.LONG, 10_000L, ConfigDef.Range.atLeast(10), Importance.LOW,
-                "The longest wait between reconnection attempts.", GROUP_CONNECTION, ++o, Width.SHORT,
-                "Max retry backoff (ms)");
-        def.define(RETRY_MAX_DURATION_MS, Type.LONG, 600_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
-                "How long a shard may stay unreachable before the task fails (and Connect reports it).",
-                GROUP_CONNECTION, ++o, Width.SHORT, "Max retry duration (ms)");
+        o = RetryConfig.define(def, GROUP_CONNECTION, o, "reconnecting to a shard after a lost connection",
+                "How long a shard may stay unreachable before the task fails (and Connect reports it).");
         o = TlsConfig.define(def, "", GROUP_CONNECTION, o, "every shard's server (and the replicas of"
                 + " throttle.replicas)");
         o = 0;
@@ -309,15 +303,15 @@ public class VStreamSourceConnectorConfig extends AbstractConfig {
     }
 
     public Duration retryBackoffInitial() {
-        return Duration.ofMillis(getLong(RETRY_BACKOFF_INITIAL_MS));
+        return RetryConfig.backoffInitial(this);
     }
 
     public Duration retryBackoffMax() {
-        return Duration.ofMillis(getLong(RETRY_BACKOFF_MAX_MS));
+        return RetryConfig.backoffMax(this);
     }
 
     public Duration retryMaxDuration() {
-        return Duration.ofMillis(getLong(RETRY_MAX_DURATION_MS));
+        return RetryConfig.maxDuration(this);
     }
 
     /** Whether row structs name columns by their Avro form ({@code field.name.adjustment.mode=avro}). */
