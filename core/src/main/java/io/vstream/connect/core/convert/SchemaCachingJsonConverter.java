@@ -97,11 +97,8 @@ public class SchemaCachingJsonConverter implements Converter, Versioned {
             if (!envelope.delegated) {
                 try {
                     check(envelope, schema, write(envelope, schema, value), expected);
-                } catch (DataException e) {
-                    envelope.delegated = true;
-                    LOG.warn("{}: a record of schema {} that JsonConverter converts failed here ({}): records of that"
-                            + " schema go through JsonConverter from now on", getClass().getSimpleName(),
-                            schemaName(schema), e.getMessage());
+                } catch (RuntimeException e) {
+                    giveUp(envelope, schema, e);
                 }
             }
             return expected;
@@ -109,11 +106,26 @@ public class SchemaCachingJsonConverter implements Converter, Versioned {
         if (envelope.delegated) {
             return delegate.fromConnectData(topic, schema, value);
         }
-        byte[] ours = write(envelope, schema, value);
+        byte[] ours;
+        try {
+            ours = write(envelope, schema, value);
+        } catch (RuntimeException e) {
+            // JsonConverter's own error for a value it refuses too; its bytes (and JsonConverter from now on) if not
+            byte[] expected = delegate.fromConnectData(topic, schema, value);
+            giveUp(envelope, schema, e);
+            return expected;
+        }
         if (envelope.checked < CHECKED_RECORDS) {
             return check(envelope, schema, ours, delegate.fromConnectData(topic, schema, value));
         }
         return ours;
+    }
+
+    /** A record JsonConverter converts failed here: the schema's records go through JsonConverter from now on. */
+    private void giveUp(Envelope envelope, Schema schema, RuntimeException e) {
+        envelope.delegated = true;
+        LOG.warn("{}: a record of schema {} that JsonConverter converts failed here ({}): records of that schema go"
+                + " through JsonConverter from now on", getClass().getSimpleName(), schemaName(schema), e.toString());
     }
 
     /** Whether records of {@code schema} go through JsonConverter: its settings, a difference found, or not seen yet. */
