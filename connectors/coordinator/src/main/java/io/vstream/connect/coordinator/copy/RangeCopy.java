@@ -100,6 +100,9 @@ final class RangeCopy {
         long started = System.nanoTime();
         long rowsHere = 0;
         int chunks = 0;
+        int heldRows = 0; // chunks rolled back because they met a row a writer held
+        long findNanos = 0; // in the boundary queries
+        long commitNanos = 0; // in the commits
         while (!done && !copier.stopped()) {
             copier.awaitGo();
             if (copier.stopped()) {
@@ -108,6 +111,7 @@ final class RangeCopy {
             int size = sizer.size();
             long begin = System.nanoTime();
             LastPk upper = boundary(c, last, end, size);
+            findNanos += System.nanoTime() - begin;
             boolean full = upper != null;
             List<Object> to = full ? upper.values() : end;
             List<Object> from = last == null ? null : last.values();
@@ -122,6 +126,7 @@ final class RangeCopy {
                 }
                 c.rollback(); // a row held by a writer (or, waiting, a lock timeout or a deadlock): smaller, again
                 contended++;
+                heldRows++;
                 sizer.contended();
                 Thread.sleep(Math.min(200, 5L * contended));
                 continue;
@@ -136,7 +141,9 @@ final class RangeCopy {
             LastPk next = full ? upper : range.end() != null ? range.end() : last;
             GhostCopyState.advance(c, copier.stateDb(), copier.plan().migration(), copier.plan().table(), rangeNo,
                     next, rows, !full);
+            long committing = System.nanoTime();
             c.commit();
+            commitNanos += System.nanoTime() - committing;
             conflicts = 0;
             contended = 0;
             if (full) {
@@ -150,9 +157,11 @@ final class RangeCopy {
         }
         if (done && chunks > 0) {
             long ms = (System.nanoTime() - started) / 1_000_000;
-            LOG.info("Migration {}: shard {}: key range {} copied: {} rows in {} chunks, {} ms ({} rows/s, last chunk"
-                    + " size {})", copier.plan().migration(), copier.shard(), rangeNo, rowsHere, chunks, ms,
-                    ms == 0 ? rowsHere : rowsHere * 1000 / ms, sizer.size());
+            LOG.info("Migration {}: shard {}: key range {} copied: {} rows in {} chunks ({} more rolled back on a row a"
+                    + " writer held), {} ms ({} rows/s, last chunk size {}; {} ms finding chunk ends, {} ms committing)",
+                    copier.plan().migration(), copier.shard(), rangeNo, rowsHere, chunks, heldRows, ms,
+                    ms == 0 ? rowsHere : rowsHere * 1000 / ms, sizer.size(), findNanos / 1_000_000,
+                    commitNanos / 1_000_000);
         }
     }
 
