@@ -7,9 +7,7 @@ import io.vstream.connect.core.event.EventType;
 import io.vstream.connect.core.event.RowEnvelope;
 import io.vstream.connect.core.event.SchemaJson;
 import io.vstream.connect.core.event.SchemalessValues;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.kafka.connect.data.Schema;
@@ -80,24 +78,6 @@ final class RowSchemas {
                 .build();
     }
 
-    /** A ROWS value: its fields typed, then its rows one by one ({@link CopyRows#withRows}: validated once). */
-    private static Struct copyRows(Schema schema, Map<?, ?> map) {
-        if (!(map.get(CopyRows.ROWS) instanceof List<?> rows)) {
-            throw new IllegalArgumentException("field " + CopyRows.ROWS + ": expected an array");
-        }
-        Map<Object, Object> head = new HashMap<>(map);
-        head.put(CopyRows.ROWS, List.of());
-        Schema row = CopyRows.rowSchema(schema);
-        List<Struct> typed = new ArrayList<>(rows.size());
-        for (int i = 0; i < rows.size(); i++) {
-            if (rows.get(i) == null) {
-                throw new IllegalArgumentException("row " + i + " of " + CopyRows.ROWS + " is null");
-            }
-            typed.add(SchemalessValues.toStruct(row, rows.get(i)));
-        }
-        return CopyRows.withRows(SchemalessValues.toStruct(schema, head), typed);
-    }
-
     /** Forgets everything learned (before reloading what the target holds). */
     void forget() {
         tables.clear();
@@ -148,7 +128,8 @@ final class RowSchemas {
         }
         Struct typed;
         try {
-            typed = type == EventType.ROWS ? copyRows(schema, map) : SchemalessValues.toStruct(schema, map);
+            typed = type == EventType.ROWS ? SchemalessValues.toRows(schema, map)
+                    : SchemalessValues.toStruct(schema, map);
         } catch (IllegalArgumentException | org.apache.kafka.connect.errors.DataException e) {
             throw new ConnectException("Record at " + at + " (" + type + (table == null ? "" : " of table " + table)
                     + ") does not fit its schema: " + e.getMessage(), e);

@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +35,31 @@ public final class SchemalessValues {
     /** {@link #toConnect} of a struct schema: the {@link Struct}. */
     public static Struct toStruct(Schema schema, Object json) {
         return (Struct) convert(schema, json, Path.ROOT);
+    }
+
+    /**
+     * {@link #toConnect} of a {@link EventType#ROWS} value ({@link CopyRows#schema}): its rows typed one by one, then
+     * its other fields, the rows joined by {@link CopyRows#withRows} so that Connect validates each once, not again
+     * through the array. A value without a {@code rows} array or with a null row is refused.
+     */
+    public static Struct toRows(Schema schema, Object json) {
+        if (!(json instanceof Map<?, ?> map)) {
+            return toStruct(schema, json);
+        }
+        if (!(map.get(CopyRows.ROWS) instanceof List<?> rows)) {
+            throw new IllegalArgumentException("field " + CopyRows.ROWS + ": expected an array");
+        }
+        Map<Object, Object> head = new HashMap<>(map);
+        head.put(CopyRows.ROWS, List.of());
+        Schema row = CopyRows.rowSchema(schema);
+        List<Struct> typed = new ArrayList<>(rows.size());
+        for (int i = 0; i < rows.size(); i++) {
+            if (rows.get(i) == null) {
+                throw new IllegalArgumentException("row " + i + " of " + CopyRows.ROWS + " is null");
+            }
+            typed.add(toStruct(row, rows.get(i)));
+        }
+        return CopyRows.withRows(toStruct(schema, head), typed);
     }
 
     private static Object convert(Schema schema, Object v, Path path) {
