@@ -293,8 +293,14 @@ public final class WorkflowConfigs {
      * {@code SchemaCachingJsonConverter}, in every vstream-connect plugin).
      */
     static final String SOURCE_CONVERTER = "io.vstream.connect.core.convert.SchemaCachingJsonConverter";
-    /** The workflow sink's converter: reading, ours would only hand the bytes to JsonConverter. */
-    static final String SINK_CONVERTER = "org.apache.kafka.connect.json.JsonConverter";
+    /**
+     * The workflow sink's value converter: the JSON bytes as they are, which the sink reads in one pass straight into
+     * rows typed by their table's FIELD record (docs/sink.md, "Record format"); JsonConverter would first build a tree
+     * and maps of them.
+     */
+    static final String SINK_CONVERTER = "org.apache.kafka.connect.converters.ByteArrayConverter";
+    /** The workflow sink's key converter: JSON without schemas (the key names a row in the sink's messages). */
+    static final String SINK_KEY_CONVERTER = "org.apache.kafka.connect.json.JsonConverter";
 
     /**
      * The workflow stream's compact record format on a source or sink: JSON without schemas (a row record of ~0.3 KB
@@ -302,10 +308,13 @@ public final class WorkflowConfigs {
      * "Record format"). Set on the connector, so the worker's converter (often with schemas, for CDC) stays as it is.
      */
     private static void compactRecords(Map<String, String> connector, String converter) {
-        connector.put("key.converter", converter);
+        boolean sink = SINK_CONVERTER.equals(converter);
+        connector.put("key.converter", sink ? SINK_KEY_CONVERTER : converter);
         connector.put("key.converter.schemas.enable", "false");
         connector.put("value.converter", converter);
-        connector.put("value.converter.schemas.enable", "false");
+        if (!sink) {
+            connector.put("value.converter.schemas.enable", "false"); // ByteArrayConverter has no such setting
+        }
     }
 
     /**

@@ -68,7 +68,15 @@ class TypeFidelityIT {
     @Test
     void cloneCarriesEveryCellExactly() throws Exception {
         Outcome o = new Outcome("clone");
-        clone(FidelityMatrix.ALL_TYPES, o, true);
+        clone(FidelityMatrix.ALL_TYPES, o, Format.COMPACT);
+        o.assertExact();
+    }
+
+    /** The same clone in the compact format, the sink reading it with JsonConverter (as maps) instead of as bytes. */
+    @Test
+    void cloneReadAsMapsCarriesEveryCellExactly() throws Exception {
+        Outcome o = new Outcome("clone, compact records read as maps");
+        clone(FidelityMatrix.ALL_TYPES, o, Format.COMPACT_READ_AS_MAPS);
         o.assertExact();
     }
 
@@ -76,7 +84,7 @@ class TypeFidelityIT {
     @Test
     void cloneWithSchemasInEveryRecordCarriesEveryCellExactly() throws Exception {
         Outcome o = new Outcome("clone, records with schemas");
-        clone(FidelityMatrix.ALL_TYPES, o, false);
+        clone(FidelityMatrix.ALL_TYPES, o, Format.SCHEMAS);
         o.assertExact();
     }
 
@@ -123,14 +131,23 @@ class TypeFidelityIT {
     /** A small matrix through clone, reshard and an online ALTER (adding a column), all compared, then asserted. */
     private static void throughEveryWorkflow(FidelityMatrix m) throws Exception {
         Outcome o = new Outcome(m.table);
-        clone(m, o, true);
+        clone(m, o, Format.COMPACT);
         reshard(m, o);
         onlineDdl(m, "fid_ddl_" + m.table, "ADD COLUMN extra_col INT NULL", o);
         o.assertExact();
     }
 
-    /** {@code compact}: the workflow configs' compact format ({@link CompactFormat}), else records with schemas. */
-    private static void clone(FidelityMatrix m, Outcome o, boolean compact) throws Exception {
+    /** How the clone's records are written and read. */
+    private enum Format {
+        /** Every record with its schema (the worker's JsonConverter with schemas). */
+        SCHEMAS,
+        /** The workflow configs' compact format ({@link CompactFormat}): the sink reads the bytes. */
+        COMPACT,
+        /** The compact format, the sink reading it with JsonConverter without schemas. */
+        COMPACT_READ_AS_MAPS
+    }
+
+    private static void clone(FidelityMatrix m, Outcome o, Format format) throws Exception {
         MariaDbServer target = SERVERS.server(1);
         String db = SERVERS.freshDatabase("fid_clone");
         target.execute("mysql", "DROP DATABASE `" + db + "`"); // the clone target starts empty
@@ -146,8 +163,9 @@ class TypeFidelityIT {
                     "user", "vstream", "password", DocumentedGrants.PASSWORD);
             Map<String, String> sink = SourceConfigs.with(SinkConfigs.clone(topic, target),
                     "target.user", "vstream_applier", "target.password", DocumentedGrants.PASSWORD);
-            connect.deploy(sourceName, compact ? CompactFormat.onSource(src) : src);
-            connect.deploy(sinkName, compact ? CompactFormat.on(sink) : sink);
+            connect.deploy(sourceName, format == Format.SCHEMAS ? src : CompactFormat.onSource(src));
+            connect.deploy(sinkName, format == Format.SCHEMAS ? sink : format == Format.COMPACT
+                    ? CompactFormat.on(sink) : CompactFormat.onSinkReadingMaps(sink));
             watch.awaitCopied(topic, o.failures(workflow), sourceName, sinkName);
             writeAfterCopyBegan(m, db);
             watch.awaitApplied(target, sinkName, topic, o.failures(workflow), sourceName);

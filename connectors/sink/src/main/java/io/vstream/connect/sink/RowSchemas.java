@@ -6,6 +6,7 @@ import io.vstream.connect.core.event.EventHeaders;
 import io.vstream.connect.core.event.EventType;
 import io.vstream.connect.core.event.RowEnvelope;
 import io.vstream.connect.core.event.SchemaJson;
+import io.vstream.connect.core.event.SchemalessJson;
 import io.vstream.connect.core.event.SchemalessValues;
 import java.util.HashMap;
 import java.util.Map;
@@ -102,10 +103,14 @@ final class RowSchemas {
             return record;
         }
         String at = record.topic() + "-" + record.kafkaPartition() + "@" + record.kafkaOffset();
+        if (value instanceof byte[] json) {
+            return typedJson(record, type, json, at);
+        }
         if (!(value instanceof Map<?, ?> map)) {
             throw new ConnectException("Record at " + at + " has a value of type " + value.getClass().getSimpleName()
                     + ": the sink reads the source's records through a converter that gives structs (JsonConverter with"
-                    + " schemas, Avro) or maps (JsonConverter with schemas.enable=false)");
+                    + " schemas, Avro), maps (JsonConverter with schemas.enable=false) or the JSON bytes themselves"
+                    + " (ByteArrayConverter, the workflow format)");
         }
         if (map.size() == 2 && map.containsKey("schema") && map.containsKey("payload")) {
             throw new ConnectException("Record at " + at + " carries its schema, but the sink's value converter reads"
@@ -118,10 +123,7 @@ final class RowSchemas {
             table = RecordHeaders.header(record, EventHeaders.TABLE);
             schema = rowSchema(type, table, record.kafkaOffset());
             if (schema == null) {
-                throw new ConnectException("Row of table " + table + " at " + at + " has no schema and no FIELD record"
-                        + " carrying its row schema came before it in this log: records without schemas need a source"
-                        + " of this version or later (its FIELD records carry row_schema); otherwise set"
-                        + " value.converter.schemas.enable=true on the source and the sink");
+                throw noSchema(table, at);
             }
         } else {
             schema = ControlEvents.schemaOf(type);
@@ -136,5 +138,50 @@ final class RowSchemas {
         }
         return record.newRecord(record.topic(), record.kafkaPartition(), record.keySchema(), record.key(), schema,
                 typed, record.timestamp(), record.headers());
+    }
+
+    /**
+     * A record whose value is the JSON its source's converter wrote without schemas, as ByteArrayConverter hands it on
+     * (the workflow format of config-examples and {@code vsc start}): read in one pass straight into the value of its
+     * event's schema ({@link SchemalessJson}), with no tree or map in between; a control event through the maps of
+     * {@link #typed}. The same refusals as for maps.
+     */
+    private SinkRecord typedJson(SinkRecord record, EventType type, byte[] json, String at) {
+        Schema schema;
+        String table = null;
+        Struct typed;
+        try {
+            if (SchemalessJson.carriesSchema(json)) {
+                throw new ConnectException("Record at " + at + " carries its schema (JsonConverter with"
+                        + " schemas.enable=true on the source), but the sink reads its values as they are"
+                        + " (ByteArrayConverter) and types them by their FIELD record: set"
+                        + " value.converter.schemas.enable=false on the source, or read with JsonConverter and"
+                        + " value.converter.schemas.enable=true on the sink");
+            }
+            if (type == EventType.ROW || type == EventType.ROWS) {
+                table = RecordHeaders.header(record, EventHeaders.TABLE);
+                schema = rowSchema(type, table, record.kafkaOffset());
+                if (schema == null) {
+                    throw noSchema(table, at);
+                }
+                typed = type == EventType.ROWS ? SchemalessJson.readRows(schema, json)
+                        : SchemalessJson.readStruct(schema, json);
+            } else {
+                schema = ControlEvents.schemaOf(type);
+                typed = SchemalessValues.toStruct(schema, SchemalessJson.readUntyped(json));
+            }
+        } catch (IllegalArgumentException | org.apache.kafka.connect.errors.DataException e) {
+            throw new ConnectException("Record at " + at + " (" + type + (table == null ? "" : " of table " + table)
+                    + ") does not fit its schema: " + e.getMessage(), e);
+        }
+        return record.newRecord(record.topic(), record.kafkaPartition(), record.keySchema(), record.key(), schema,
+                typed, record.timestamp(), record.headers());
+    }
+
+    private static ConnectException noSchema(String table, String at) {
+        return new ConnectException("Row of table " + table + " at " + at + " has no schema and no FIELD record"
+                + " carrying its row schema came before it in this log: records without schemas need a source of this"
+                + " version or later (its FIELD records carry row_schema); otherwise set"
+                + " value.converter.schemas.enable=true on the source and the sink");
     }
 }

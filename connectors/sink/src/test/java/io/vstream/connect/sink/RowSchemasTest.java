@@ -128,4 +128,56 @@ class RowSchemasTest {
                 .isInstanceOf(ConnectException.class);
         assertThat(List.of(schemas.learn("t", 1, null))).containsExactly(false);
     }
+
+    private static byte[] json(Object value) {
+        try {
+            return new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsBytes(value);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** ByteArrayConverter's values (the workflow configs' sink): typed as the maps JsonConverter would give. */
+    @Test
+    void jsonBytesAreTypedAsTheirMaps() {
+        RowSchemas schemas = new RowSchemas();
+        schemas.learn("t", 10, SchemaJson.write(V2));
+        Map<String, Object> change = row(Map.of("id", 1L, "n", 5L, "note", "\uD83D\uDE00 é"));
+        assertThat(schemas.typed(record(EventType.ROW, "t", json(change), 12), EventType.ROW).value())
+                .isEqualTo(schemas.typed(record(EventType.ROW, "t", change, 12), EventType.ROW).value());
+
+        Map<String, Object> rows = new HashMap<>();
+        rows.put("keyspace", "ks");
+        rows.put("shard", "-");
+        rows.put("db", "db");
+        rows.put("table", "t");
+        rows.put("ts_ms", 4L);
+        rows.put("rows", List.of(Map.of("id", 1L, "n", 5L), Map.of("id", 0L)));
+        Struct fromBytes = (Struct) schemas.typed(record(EventType.ROWS, "t", json(rows), 13), EventType.ROWS).value();
+        assertThat(fromBytes).isEqualTo(schemas.typed(record(EventType.ROWS, "t", rows, 13), EventType.ROWS).value());
+        assertThat(CopyRows.rows(fromBytes).get(1).get("id")).isEqualTo(0L);
+
+        Map<String, Object> begin = Map.of("keyspace", "ks", "shard", "-", "gtid", "0-1-5", "ts_ms", 3L,
+                "epoch", 0L);
+        assertThat(schemas.typed(record(EventType.BEGIN, null, json(begin), 1), EventType.BEGIN).value())
+                .isEqualTo(schemas.typed(record(EventType.BEGIN, null, begin, 1), EventType.BEGIN).value());
+    }
+
+    @Test
+    void jsonBytesThatDoNotFitStopWithTheFix() {
+        RowSchemas schemas = new RowSchemas();
+        schemas.learn("t", 1, SchemaJson.write(V1));
+        assertThatThrownBy(() -> schemas.typed(record(EventType.BEGIN, null,
+                json(Map.of("schema", Map.of(), "payload", Map.of())), 4), EventType.BEGIN))
+                .isInstanceOf(ConnectException.class).hasMessageContaining("ByteArrayConverter")
+                .hasMessageContaining("value.converter.schemas.enable=false on the source");
+        assertThatThrownBy(() -> schemas.typed(record(EventType.ROW, "t", json(row(Map.of("id", "x"))), 5),
+                EventType.ROW)).isInstanceOf(ConnectException.class).hasMessageContaining("log-0@5")
+                .hasMessageContaining("after.id");
+        assertThatThrownBy(() -> schemas.typed(record(EventType.ROW, "t", "{\"before\": nul".getBytes(
+                java.nio.charset.StandardCharsets.UTF_8), 6), EventType.ROW)).isInstanceOf(ConnectException.class)
+                .hasMessageContaining("log-0@6");
+        assertThatThrownBy(() -> schemas.typed(record(EventType.ROW, "u", json(row(Map.of("id", 1L))), 7),
+                EventType.ROW)).isInstanceOf(ConnectException.class).hasMessageContaining("no FIELD record");
+    }
 }

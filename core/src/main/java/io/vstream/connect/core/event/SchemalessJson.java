@@ -75,6 +75,23 @@ public final class SchemalessJson {
     }
 
     /**
+     * Whether {@code json} is JsonConverter's envelope with schemas ({@code {"schema": ..., "payload": ...}}), which a
+     * reader without schemas must refuse: no value of ours has a first field named {@code schema}, so that tells.
+     * Malformed JSON is not an envelope (the readers name the parser's error).
+     */
+    public static boolean carriesSchema(byte[] json) {
+        if (json == null) {
+            return false;
+        }
+        try (JsonParser p = JSON.createParser(json)) {
+            return p.nextToken() == JsonToken.START_OBJECT && p.nextToken() == JsonToken.FIELD_NAME
+                    && "schema".equals(p.currentName());
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /**
      * What JsonConverter with {@code schemas.enable=false} gives for {@code json} with no schema: a
      * {@code HashMap<String, Object>} for an object, an {@code ArrayList} for an array, {@code Long} for an integral
      * number, {@code Double} for another, {@code Boolean}, {@code String}, or null (also for no bytes at all). For
