@@ -123,7 +123,7 @@ public final class WorkflowConfigs {
         source.put("topic.creation.default.partitions", "1");
         source.put("topic.creation.default.replication.factor", c.replicationFactor());
         producerBatching(source);
-        compactRecords(source, SOURCE_CONVERTER);
+        compactSource(source);
 
         List<String> topics = new ArrayList<>();
         w.shards().keySet().forEach(s -> topics.add(TopicNames.shardTopic(c.prefix(), w.keyspace(), s)));
@@ -132,7 +132,7 @@ public final class WorkflowConfigs {
         sink.put("tasks.max", String.valueOf(topics.size())); // one applier task per shard
         sink.put("topics", String.join(",", topics));
         sink.put("mode", "ghost");
-        compactRecords(sink, SINK_CONVERTER);
+        compactSink(sink);
         sink.put("ghost.migration", c.name());
         sink.put("target.topology", topology);
         sink.put("target.user", w.user());
@@ -192,7 +192,7 @@ public final class WorkflowConfigs {
         source.put("topic.creation.default.partitions", "1");
         source.put("topic.creation.default.replication.factor", c.replicationFactor());
         producerBatching(source);
-        compactRecords(source, SOURCE_CONVERTER);
+        compactSource(source);
         source.put("copy.rows.per.record", COPY_ROWS_PER_RECORD);
         source.put("exactly.once.support", "requested");
         source.put("transaction.boundary", "connector");
@@ -202,7 +202,7 @@ public final class WorkflowConfigs {
         sink.put("tasks.max", "1");
         sink.put("topics", TopicNames.shardTopic(c.prefix(), w.keyspace(), "-"));
         sink.put("mode", "clone");
-        compactRecords(sink, SINK_CONVERTER);
+        compactSink(sink);
         sink.put("target.host", w.target().host());
         sink.put("target.port", String.valueOf(w.target().port()));
         sink.put("target.user", applierUser);
@@ -261,7 +261,7 @@ public final class WorkflowConfigs {
         source.put("topic.creation.default.partitions", "1");
         source.put("topic.creation.default.replication.factor", c.replicationFactor());
         producerBatching(source);
-        compactRecords(source, SOURCE_CONVERTER);
+        compactSource(source);
         source.put("copy.rows.per.record", COPY_ROWS_PER_RECORD);
 
         List<String> topics = new ArrayList<>();
@@ -271,7 +271,7 @@ public final class WorkflowConfigs {
         sink.put("tasks.max", String.valueOf(w.from().size()));
         sink.put("topics", String.join(",", topics));
         sink.put("mode", "reshard");
-        compactRecords(sink, SINK_CONVERTER);
+        compactSink(sink);
         sink.put("target.topology", to);
         sink.put("target.user", w.user());
         sink.put("target.password", w.password());
@@ -303,18 +303,22 @@ public final class WorkflowConfigs {
     static final String SINK_KEY_CONVERTER = "org.apache.kafka.connect.json.JsonConverter";
 
     /**
-     * The workflow stream's compact record format on a source or sink: JSON without schemas (a row record of ~0.3 KB
+     * The workflow stream's compact record format on a source: JSON without schemas (a row record of ~0.3 KB
      * instead of ~3 KB), the sink typing each row by the row schema its table's FIELD record carries (docs/sink.md,
      * "Record format"). Set on the connector, so the worker's converter (often with schemas, for CDC) stays as it is.
      */
-    private static void compactRecords(Map<String, String> connector, String converter) {
-        boolean sink = SINK_CONVERTER.equals(converter);
-        connector.put("key.converter", sink ? SINK_KEY_CONVERTER : converter);
-        connector.put("key.converter.schemas.enable", "false");
-        connector.put("value.converter", converter);
-        if (!sink) {
-            connector.put("value.converter.schemas.enable", "false"); // ByteArrayConverter has no such setting
-        }
+    private static void compactSource(Map<String, String> source) {
+        source.put("key.converter", SOURCE_CONVERTER);
+        source.put("key.converter.schemas.enable", "false");
+        source.put("value.converter", SOURCE_CONVERTER);
+        source.put("value.converter.schemas.enable", "false");
+    }
+
+    /** The sink's side of {@link #compactSource}: keys as JSON without schemas, values as their bytes. */
+    private static void compactSink(Map<String, String> sink) {
+        sink.put("key.converter", SINK_KEY_CONVERTER);
+        sink.put("key.converter.schemas.enable", "false");
+        sink.put("value.converter", SINK_CONVERTER); // ByteArrayConverter: no schemas.enable
     }
 
     /**
