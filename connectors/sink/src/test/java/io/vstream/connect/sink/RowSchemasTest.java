@@ -167,10 +167,17 @@ class RowSchemasTest {
     void jsonBytesThatDoNotFitStopWithTheFix() {
         RowSchemas schemas = new RowSchemas();
         schemas.learn("t", 1, SchemaJson.write(V1));
-        assertThatThrownBy(() -> schemas.typed(record(EventType.BEGIN, null,
-                json(Map.of("schema", Map.of(), "payload", Map.of())), 4), EventType.BEGIN))
+        Map<String, Object> envelope = new java.util.LinkedHashMap<>(); // as JsonConverter writes it: schema first
+        envelope.put("schema", Map.of("type", "struct"));
+        envelope.put("payload", Map.of("keyspace", "ks"));
+        assertThatThrownBy(() -> schemas.typed(record(EventType.BEGIN, null, json(envelope), 4), EventType.BEGIN))
                 .isInstanceOf(ConnectException.class).hasMessageContaining("ByteArrayConverter")
                 .hasMessageContaining("value.converter.schemas.enable=false on the source");
+        Map<String, Object> reversed = new java.util.LinkedHashMap<>();
+        reversed.put("payload", Map.of("keyspace", "ks"));
+        reversed.put("schema", Map.of("type", "struct"));
+        assertThatThrownBy(() -> schemas.typed(record(EventType.BEGIN, null, json(reversed), 4), EventType.BEGIN))
+                .isInstanceOf(ConnectException.class).hasMessageContaining("ByteArrayConverter");
         assertThatThrownBy(() -> schemas.typed(record(EventType.ROW, "t", json(row(Map.of("id", "x"))), 5),
                 EventType.ROW)).isInstanceOf(ConnectException.class).hasMessageContaining("log-0@5")
                 .hasMessageContaining("after.id");

@@ -76,8 +76,9 @@ public final class SchemalessJson {
 
     /**
      * Whether {@code json} is JsonConverter's envelope with schemas ({@code {"schema": ..., "payload": ...}}), which a
-     * reader without schemas must refuse: no value of ours has a first field named {@code schema}, so that tells.
-     * Malformed JSON is not an envelope (the readers name the parser's error).
+     * reader without schemas must refuse: no value of ours has a field named {@code schema} or {@code payload}, so
+     * the first field tells (JsonConverter writes {@code schema} first; either is taken). Malformed JSON is not an
+     * envelope (the readers name the parser's error).
      */
     public static boolean carriesSchema(byte[] json) {
         if (json == null) {
@@ -85,7 +86,7 @@ public final class SchemalessJson {
         }
         try (JsonParser p = JSON.createParser(json)) {
             return p.nextToken() == JsonToken.START_OBJECT && p.nextToken() == JsonToken.FIELD_NAME
-                    && "schema".equals(p.currentName());
+                    && ("schema".equals(p.currentName()) || "payload".equals(p.currentName()));
         } catch (IOException e) {
             return false;
         }
