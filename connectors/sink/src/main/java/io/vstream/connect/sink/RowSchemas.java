@@ -103,20 +103,7 @@ final class RowSchemas {
             return record;
         }
         String at = record.topic() + "-" + record.kafkaPartition() + "@" + record.kafkaOffset();
-        if (value instanceof byte[] json) {
-            return typedJson(record, type, json, at);
-        }
-        if (!(value instanceof Map<?, ?> map)) {
-            throw new ConnectException("Record at " + at + " has a value of type " + value.getClass().getSimpleName()
-                    + ": the sink reads the source's records through a converter that gives structs (JsonConverter with"
-                    + " schemas, Avro), maps (JsonConverter with schemas.enable=false) or the JSON bytes themselves"
-                    + " (ByteArrayConverter, the workflow format)");
-        }
-        if (map.size() == 2 && map.containsKey("schema") && map.containsKey("payload")) {
-            throw new ConnectException("Record at " + at + " carries its schema, but the sink's value converter reads"
-                    + " it without schemas: set value.converter.schemas.enable=true on the sink, or false on the source"
-                    + " too (the two must match)");
-        }
+        checkSchemaless(value, at);
         Schema schema;
         String table = null;
         if (type == EventType.ROW || type == EventType.ROWS) {
@@ -130,8 +117,7 @@ final class RowSchemas {
         }
         Struct typed;
         try {
-            typed = type == EventType.ROWS ? SchemalessValues.toRows(schema, map)
-                    : SchemalessValues.toStruct(schema, map);
+            typed = value instanceof byte[] json ? fromJson(type, schema, json) : fromMap(type, schema, value);
         } catch (IllegalArgumentException | org.apache.kafka.connect.errors.DataException e) {
             throw new ConnectException("Record at " + at + " (" + type + (table == null ? "" : " of table " + table)
                     + ") does not fit its schema: " + e.getMessage(), e);
@@ -141,16 +127,11 @@ final class RowSchemas {
     }
 
     /**
-     * A record whose value is the JSON its source's converter wrote without schemas, as ByteArrayConverter hands it on
-     * (the workflow format of config-examples and {@code vsc start}): read in one pass straight into the value of its
-     * event's schema ({@link SchemalessJson}), with no tree or map in between; a control event through the maps of
-     * {@link #typed}. The same refusals as for maps.
+     * Refuses a value no converter of the workflow format gives (neither maps, from JsonConverter without schemas, nor
+     * JSON bytes, from ByteArrayConverter), and one that carries JsonConverter's schema envelope.
      */
-    private SinkRecord typedJson(SinkRecord record, EventType type, byte[] json, String at) {
-        Schema schema;
-        String table = null;
-        Struct typed;
-        try {
+    private static void checkSchemaless(Object value, String at) {
+        if (value instanceof byte[] json) {
             if (SchemalessJson.carriesSchema(json)) {
                 throw new ConnectException("Record at " + at + " carries its schema (JsonConverter with"
                         + " schemas.enable=true on the source), but the sink reads its values as they are"
@@ -158,24 +139,42 @@ final class RowSchemas {
                         + " value.converter.schemas.enable=false on the source, or read with JsonConverter and"
                         + " value.converter.schemas.enable=true on the sink");
             }
-            if (type == EventType.ROW || type == EventType.ROWS) {
-                table = RecordHeaders.header(record, EventHeaders.TABLE);
-                schema = rowSchema(type, table, record.kafkaOffset());
-                if (schema == null) {
-                    throw noSchema(table, at);
-                }
-                typed = type == EventType.ROWS ? SchemalessJson.readRows(schema, json)
-                        : SchemalessJson.readStruct(schema, json);
-            } else {
-                schema = ControlEvents.schemaOf(type);
-                typed = SchemalessValues.toStruct(schema, SchemalessJson.readUntyped(json));
-            }
-        } catch (IllegalArgumentException | org.apache.kafka.connect.errors.DataException e) {
-            throw new ConnectException("Record at " + at + " (" + type + (table == null ? "" : " of table " + table)
-                    + ") does not fit its schema: " + e.getMessage(), e);
+            return;
         }
-        return record.newRecord(record.topic(), record.kafkaPartition(), record.keySchema(), record.key(), schema,
-                typed, record.timestamp(), record.headers());
+        if (!(value instanceof Map<?, ?> map)) {
+            throw new ConnectException("Record at " + at + " has a value of type " + value.getClass().getSimpleName()
+                    + ": the sink reads the source's records through a converter that gives structs (JsonConverter with"
+                    + " schemas, Avro), maps (JsonConverter with schemas.enable=false) or the JSON bytes themselves"
+                    + " (ByteArrayConverter, the workflow format)");
+        }
+        if (map.size() == 2 && map.containsKey("schema") && map.containsKey("payload")) {
+            throw new ConnectException("Record at " + at + " carries its schema, but the sink's value converter reads"
+                    + " it without schemas: set value.converter.schemas.enable=true on the sink, or false on the source"
+                    + " too (the two must match)");
+        }
+    }
+
+    /**
+     * A value as JsonConverter without schemas gives it (maps, lists, longs...), typed by {@link SchemalessValues}.
+     */
+    private static Struct fromMap(EventType type, Schema schema, Object value) {
+        return type == EventType.ROWS ? SchemalessValues.toRows(schema, value)
+                : SchemalessValues.toStruct(schema, value);
+    }
+
+    /**
+     * The JSON bytes ByteArrayConverter hands on (the workflow format of config-examples and {@code vsc start}): a row
+     * read in one pass straight into its schema's value ({@link SchemalessJson}), with no tree or map in between; a
+     * control event, small, through the maps.
+     */
+    private static Struct fromJson(EventType type, Schema schema, byte[] json) {
+        if (type == EventType.ROWS) {
+            return SchemalessJson.readRows(schema, json);
+        }
+        if (type == EventType.ROW) {
+            return SchemalessJson.readStruct(schema, json);
+        }
+        return SchemalessValues.toStruct(schema, SchemalessJson.readUntyped(json));
     }
 
     private static ConnectException noSchema(String table, String at) {

@@ -56,6 +56,18 @@ class RowSchemasTest {
         return v;
     }
 
+    /** A ROWS value of table t as JsonConverter without schemas reads it. */
+    private static Map<String, Object> rows(List<Map<String, Object>> rows) {
+        Map<String, Object> v = new HashMap<>();
+        v.put("keyspace", "ks");
+        v.put("shard", "-");
+        v.put("db", "db");
+        v.put("table", "t");
+        v.put("ts_ms", 4L);
+        v.put("rows", rows);
+        return v;
+    }
+
     @Test
     void aRowIsTypedWithTheSchemaInForceAtItsOffset() {
         RowSchemas schemas = new RowSchemas();
@@ -78,13 +90,7 @@ class RowSchemasTest {
         RowSchemas schemas = new RowSchemas();
         schemas.learn("t", 10, SchemaJson.write(V1));
         schemas.learn("t", 20, SchemaJson.write(V2));
-        Map<String, Object> value = new HashMap<>();
-        value.put("keyspace", "ks");
-        value.put("shard", "-");
-        value.put("db", "db");
-        value.put("table", "t");
-        value.put("ts_ms", 4L);
-        value.put("rows", List.of(Map.of("id", 1L, "n", 5L), Map.of("id", 2L)));
+        Map<String, Object> value = rows(List.of(Map.of("id", 1L, "n", 5L), Map.of("id", 2L)));
 
         Struct v1 = (Struct) schemas.typed(record(EventType.ROWS, "t", value, 12), EventType.ROWS).value();
         List<Struct> rows = CopyRows.rows(v1);
@@ -146,13 +152,7 @@ class RowSchemasTest {
         assertThat(schemas.typed(record(EventType.ROW, "t", json(change), 12), EventType.ROW).value())
                 .isEqualTo(schemas.typed(record(EventType.ROW, "t", change, 12), EventType.ROW).value());
 
-        Map<String, Object> rows = new HashMap<>();
-        rows.put("keyspace", "ks");
-        rows.put("shard", "-");
-        rows.put("db", "db");
-        rows.put("table", "t");
-        rows.put("ts_ms", 4L);
-        rows.put("rows", List.of(Map.of("id", 1L, "n", 5L), Map.of("id", 0L)));
+        Map<String, Object> rows = rows(List.of(Map.of("id", 1L, "n", 5L), Map.of("id", 0L)));
         Struct fromBytes = (Struct) schemas.typed(record(EventType.ROWS, "t", json(rows), 13), EventType.ROWS).value();
         assertThat(fromBytes).isEqualTo(schemas.typed(record(EventType.ROWS, "t", rows, 13), EventType.ROWS).value());
         assertThat(CopyRows.rows(fromBytes).get(1).get("id")).isEqualTo(0L);
