@@ -1,6 +1,7 @@
 package io.vstream.connect.sink;
 
 import io.vstream.connect.core.error.ServerErrors;
+import io.vstream.connect.core.sql.WriterSession;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -8,7 +9,8 @@ import java.sql.Statement;
 import java.util.Properties;
 
 /**
- * Opens connections to the target with the session the applier needs: UTC time zone (temporal values are bound as
+ * Opens connections to the target with the session the applier needs ({@link WriterSession}): READ COMMITTED (no gap
+ * locks, which would hold up the server copy's inserts into a ghost), UTC time zone (temporal values are bound as
  * UTC), a strict SQL mode that still accepts zero dates (a value the column cannot hold is an error, never silently
  * cut), no foreign-key checks (rows arrive in source order, tables in copy order) and, with {@code target.binlog=off},
  * no binlogging of our writes. Credentials are never logged.
@@ -42,8 +44,9 @@ final class TargetConnections {
         }
         c = io.vstream.connect.jdbc.TaggedConnection.wrap(c, "sink"); // every statement names its sender
         try (Statement st = c.createStatement()) {
-            st.execute(io.vstream.connect.core.sql.WriterSession.SET_UTC);
-            st.execute(io.vstream.connect.core.sql.WriterSession.SET_SQL_MODE);
+            st.execute(WriterSession.SET_READ_COMMITTED);
+            st.execute(WriterSession.SET_UTC);
+            st.execute(WriterSession.SET_SQL_MODE);
             st.execute("SET SESSION foreign_key_checks = 0");
             if (!settings.binlog()) {
                 try {

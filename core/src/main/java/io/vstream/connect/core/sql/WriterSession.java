@@ -11,7 +11,12 @@ package io.vstream.connect.core.sql;
  *   <li>{@code ALLOW_INVALID_DATES} (and neither {@code NO_ZERO_DATE} nor {@code NO_ZERO_IN_DATE}): a date the source
  *   table holds though no calendar has it ({@code 0000-00-00}, {@code 2024-00-10}, {@code 2024-02-30} under a
  *   permissive mode there) is written as it is;</li>
- *   <li>UTC: temporal values are written as the stream carries them.</li>
+ *   <li>UTC: temporal values are written as the stream carries them;</li>
+ *   <li>{@code READ COMMITTED}: a write by key locks the row it writes and no gap around it. Under the server's
+ *   default ({@code REPEATABLE READ}) a delete or update of a key the table does not hold locks the gap where it would
+ *   be, up to the next row: in a ghost whose copy has not reached that part yet, the whole rest of a key range, so
+ *   every insert of the copy into it would wait for (or, taking its locks without waiting, fail on) the applier's
+ *   transaction. Every write of ours names its rows by key, so no gap lock protects anything.</li>
  * </ul>
  * One kind of row cannot be written strictly: an ENUM column holding its invalid-value entry (index 0, stored at the
  * source under a permissive mode). Its statement alone runs without the strict modes ({@link #withoutStrictMode}),
@@ -25,6 +30,8 @@ public final class WriterSession {
     public static final String RELAXED_SQL_MODE = "NO_AUTO_VALUE_ON_ZERO,NO_ENGINE_SUBSTITUTION,ALLOW_INVALID_DATES";
     /** The statement that sets it. */
     public static final String SET_SQL_MODE = "SET SESSION sql_mode = '" + SQL_MODE + "'";
+    /** The statement that sets the session's isolation level (no gap locks). */
+    public static final String SET_READ_COMMITTED = "SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED";
     /** The statement that sets the session's time zone to UTC. */
     public static final String SET_UTC = "SET SESSION time_zone = '+00:00'";
 

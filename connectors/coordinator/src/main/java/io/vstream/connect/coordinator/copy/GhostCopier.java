@@ -39,7 +39,7 @@ public final class GhostCopier implements AutoCloseable {
     private final String stateDb;
     private final GhostCopySettings settings;
     private final AppliedPosition applied;
-    private final GhostCopyStatements statements;
+    private volatile GhostCopyStatements statements; // in the server's dialect, once start() has asked it
     private final List<Thread> threads = new ArrayList<>();
     private final ConcurrentLinkedQueue<GhostCopyState.Range> pending = new ConcurrentLinkedQueue<>();
     private final java.util.concurrent.atomic.AtomicInteger working = new java.util.concurrent.atomic.AtomicInteger();
@@ -69,6 +69,7 @@ public final class GhostCopier implements AutoCloseable {
     public void start() throws SQLException {
         List<GhostCopyState.Range> ranges;
         try (Connection c = connections.open()) {
+            statements = new GhostCopyStatements(plan, GhostCopyStatements.Dialect.of(version(c)));
             GhostCopyState.ensure(c, stateDb);
             ranges = GhostCopyState.load(c, stateDb, plan.migration());
             if (ranges.isEmpty()) {
@@ -93,6 +94,12 @@ public final class GhostCopier implements AutoCloseable {
             t.setDaemon(true);
             threads.add(t);
             t.start();
+        }
+    }
+
+    private static String version(Connection c) throws SQLException {
+        try (java.sql.Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT VERSION()")) {
+            return rs.next() ? rs.getString(1) : null;
         }
     }
 

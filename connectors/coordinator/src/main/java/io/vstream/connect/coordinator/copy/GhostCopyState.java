@@ -17,12 +17,20 @@ import java.util.List;
 /**
  * Where the server copy of an online ALTER keeps its progress, on the shard it copies: {@code
  * <state.database>.ghost_copy}, one row per key range of a migration (the range's end, the last key copied, the rows
- * copied, whether it is done). A chunk updates its range's row in the same transaction as its rows, so the shard
- * alone says what the ghost holds of the copy: a crash never loses or repeats a chunk, and the count is exact.
+ * copied, whether it is done). A chunk updates its range's row in the same transaction as its rows (and records the
+ * rows it left out because a writer held them: {@link HeldRows}), so the shard alone says what the ghost holds of the
+ * copy: a crash never loses or repeats a chunk, and the count is exact.
  */
 public final class GhostCopyState {
-    /** One key range {@code (last, end]} still to copy (or copied, when done); a null key is an open end. */
-    record Range(int no, LastPk last, LastPk end, long rowsCopied, boolean done) {
+    /**
+     * One key range {@code (last, end]} still to copy (or copied, when done); a null key is an open end. Its chunks
+     * are all in when {@code chunksDone}; it is done once, besides, the rows they left out because a writer held them
+     * are in too ({@code heldRows} of them are not: {@link HeldRows}).
+     */
+    record Range(int no, LastPk last, LastPk end, long rowsCopied, boolean chunksDone, int heldRows) {
+        boolean done() {
+            return chunksDone && heldRows == 0;
+        }
     }
 
     /**
@@ -47,20 +55,23 @@ public final class GhostCopyState {
                     + " 0, done TINYINT NOT NULL DEFAULT 0, updated_at TIMESTAMP(6) NOT NULL DEFAULT"
                     + " CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6), PRIMARY KEY (migration, range_no))"
                     + " ENGINE=InnoDB"));
+            HeldRows.ensure(st, stateDb);
         }
     }
 
     /** The migration's ranges in order; empty when its copy has not been planned on this shard. */
     static List<Range> load(Connection c, String stateDb, String migration) throws SQLException {
         List<Range> out = new ArrayList<>();
+        java.util.Map<Integer, Integer> held = HeldRows.countByRange(c, stateDb, migration);
         try (PreparedStatement ps = c.prepareStatement(SqlTag.tag(GhostCopyStatements.TAG, "SELECT range_no,"
                 + " last_key, range_end, rows_copied, done FROM " + SqlIdentifiers.qualify(stateDb, TABLE)
                 + " WHERE migration = ? ORDER BY range_no"))) {
             ps.setString(1, migration);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    out.add(new Range(rs.getInt(1), key(rs.getString(2)), key(rs.getString(3)), rs.getLong(4),
-                            rs.getBoolean(5)));
+                    int no = rs.getInt(1);
+                    out.add(new Range(no, key(rs.getString(2)), key(rs.getString(3)), rs.getLong(4),
+                            rs.getBoolean(5), held.getOrDefault(no, 0)));
                 }
             }
         } catch (SQLException e) {
@@ -118,6 +129,18 @@ public final class GhostCopyState {
         }
     }
 
+    /** Adds rows copied one by one (held rows) to the range's count, in the caller's open transaction. */
+    static void count(Connection c, String stateDb, String migration, int range, long rows) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(SqlTag.tag(GhostCopyStatements.TAG, "UPDATE "
+                + SqlIdentifiers.qualify(stateDb, TABLE) + " SET rows_copied = rows_copied + ? WHERE migration = ? AND"
+                + " range_no = ?"))) {
+            ps.setLong(1, rows);
+            ps.setString(2, migration);
+            ps.setInt(3, range);
+            ps.executeUpdate();
+        }
+    }
+
     /** The migration's copy on this shard as a whole. */
     public static Summary summary(Connection c, String stateDb, String migration) throws SQLException {
         List<Range> ranges = load(c, stateDb, migration);
@@ -129,6 +152,7 @@ public final class GhostCopyState {
     /** Forgets the migration's copy on this shard (cancel, or once the migration is complete). */
     public static void delete(Connection c, String stateDb, String migration) throws SQLException {
         deleteMigration(c, stateDb, TABLE, migration);
+        HeldRows.delete(c, stateDb, migration);
     }
 
     /** Deletes a migration's rows from one of the server copy's state tables; a table not created yet holds none. */

@@ -14,7 +14,8 @@ import java.util.Map;
  * the original into the ghost through the column mapping over a key range {@code (last, upper]}, where a key the ghost
  * holds already keeps the ghost's row (the change stream wrote it, and a copy never overwrites what the stream wrote),
  * reading the original with shared row locks (so no change to a chunk's rows can commit between the read and the
- * chunk's commit: every later change is applied after the chunk), taken without waiting. No IGNORE: a value the new type cannot hold is an
+ * chunk's commit: every later change is applied after the chunk), leaving out the rows a writer holds, which are
+ * then copied one by one ({@link #lacking}, {@link #copyOne}). No IGNORE: a value the new type cannot hold is an
  * error; and since a duplicate on another unique key of the ghost would also keep a row out, a ghost with such a key
  * is checked for rows of the chunk it lacks ({@link #missing}), and {@link #insertOne} lets the server name the key.
  * Touches no server.
@@ -29,7 +30,14 @@ final class GhostCopyStatements {
     private final String targetColumns;
     private final String sourceColumns;
 
+    private final Dialect dialect;
+
     GhostCopyStatements(MigrationPlans.Plan plan) {
+        this(plan, Dialect.MARIADB);
+    }
+
+    GhostCopyStatements(MigrationPlans.Plan plan, Dialect dialect) {
+        this.dialect = dialect;
         this.original = SqlIdentifiers.qualify(plan.database(), plan.table());
         this.ghost = SqlIdentifiers.qualify(plan.database(), plan.ghostTable());
         this.ghostKey = List.copyOf(plan.keyColumns());
@@ -63,23 +71,118 @@ final class GhostCopyStatements {
                 + " ORDER BY " + columns(originalKey) + " LIMIT 1 OFFSET " + Math.max(0, rows - 1));
     }
 
+    /** How a chunk takes the share locks on the original's rows it reads. */
+    enum Locking {
+        /**
+         * A row a writer holds is left out, not waited for: the chunk then looks for the rows of its range the ghost
+         * lacks ({@link #lacking}) and they are copied one by one after its commit ({@link #copyOne}). MariaDB 10.6+,
+         * MySQL 8.0.1+.
+         */
+        SKIP_LOCKED(" SKIP LOCKED"),
+        /** A row a writer holds fails the chunk at once (error 1205). */
+        NOWAIT(" NOWAIT"),
+        /** A row a writer holds is waited for, up to the session's {@code innodb_lock_wait_timeout}. */
+        WAIT("");
+
+        private final String clause;
+
+        Locking(String clause) {
+            this.clause = clause;
+        }
+    }
+
+    /**
+     * The server's spelling of a shared locking read ({@code LOCK IN SHARE MODE} on MariaDB, {@code FOR SHARE} on
+     * MySQL 8, each followed by {@code NOWAIT} or {@code SKIP LOCKED}) and whether it can skip locked rows.
+     */
+    record Dialect(boolean mariaDb, boolean skipsLocked) {
+        static final Dialect MARIADB = new Dialect(true, true);
+
+        /** From {@code SELECT VERSION()}: MariaDB skips locked rows since 10.6, MySQL since 8.0.1. */
+        static Dialect of(String version) {
+            boolean maria = version != null && version.contains("MariaDB");
+            int[] v = numbers(version);
+            boolean skips = maria ? v[0] > 10 || v[0] == 10 && v[1] >= 6
+                    : v[0] > 8 || v[0] == 8 && (v[1] > 0 || v[2] >= 1);
+            return new Dialect(maria, skips);
+        }
+
+        private static int[] numbers(String version) {
+            int[] out = new int[3];
+            if (version == null) {
+                return out;
+            }
+            String[] parts = version.split("[^0-9]", -1);
+            for (int i = 0, n = 0; i < parts.length && n < 3; i++) {
+                if (parts[i].isEmpty()) {
+                    break;
+                }
+                out[n++] = Integer.parseInt(parts[i]);
+            }
+            return out;
+        }
+
+        String shareLock(Locking locking) {
+            return (mariaDb ? " LOCK IN SHARE MODE" : " FOR SHARE") + locking.clause;
+        }
+    }
+
     /**
      * The chunk: every row of {@code (from, to]} into the ghost, except that a key the ghost holds already keeps the
      * ghost's row (a no-op update of its key), bound by {@link #rangeArgs}. The driver's affected-rows count (found
-     * rows) is then the rows the chunk covered. With {@code nowait} the share locks are taken without waiting: a row
-     * an application transaction holds fails the chunk at once (1205) instead of making it wait while it holds the
-     * locks it has, so the chunk never closes a deadlock with the application's writes.
+     * rows) is then the rows the chunk covered. {@code locking} says what the chunk does with a row an application
+     * transaction holds: leave it out ({@link Locking#SKIP_LOCKED}), fail at once ({@link Locking#NOWAIT}) or wait. A
+     * chunk that waited while holding the locks it has could close a deadlock with the application's writes.
      */
-    String insert(boolean from, boolean to, boolean nowait) {
+    String insert(boolean from, boolean to, Locking locking) {
+        return SqlTag.tag(TAG, "INSERT INTO " + ghost + " (" + targetColumns + ") SELECT " + sourceColumns + " FROM "
+                + original + " AS o" + where(from, to) + dialect.shareLock(locking) + " ON DUPLICATE KEY UPDATE "
+                + keepGhostRow());
+    }
+
+    /**
+     * The keys of the rows of {@code (from, to]} that the ghost lacks, in key order, at most {@code limit} (bound by
+     * {@link #rangeArgs}). A plain read: at {@code READ COMMITTED} it sees what is committed, so after a chunk that
+     * skipped locked rows it names each of them that still exists (and any row committed into the range since the
+     * chunk read it, which copying again does no harm).
+     */
+    String lacking(boolean from, boolean to, int limit) {
+        String where = where(from, to);
+        return SqlTag.tag(TAG, "SELECT " + columns(originalKey) + " FROM " + original + " AS o"
+                + (where.isEmpty() ? " WHERE " : where + " AND ") + "NOT EXISTS (SELECT 1 FROM " + ghost + " AS g WHERE "
+                + sameKey() + ") ORDER BY " + columns(originalKey) + " LIMIT " + limit);
+    }
+
+    /**
+     * One row by its key, read with a share lock that waits for the writer holding it (up to the session's
+     * {@code innodb_lock_wait_timeout}), into the ghost as a chunk copies it (a key the ghost holds keeps the ghost's
+     * row). Run alone in its transaction, which holds no other lock of the original while it waits, so it cannot
+     * close a deadlock with a writer.
+     */
+    String copyOne() {
+        return SqlTag.tag(TAG, "INSERT INTO " + ghost + " (" + targetColumns + ") SELECT " + sourceColumns + " FROM "
+                + original + " AS o WHERE " + keyEquals() + dialect.shareLock(Locking.WAIT)
+                + " ON DUPLICATE KEY UPDATE " + keepGhostRow());
+    }
+
+    /** Whether chunks can leave out the rows writers hold ({@link Locking#SKIP_LOCKED}). */
+    boolean skipsLocked() {
+        return dialect.skipsLocked();
+    }
+
+    private String keepGhostRow() {
         List<String> keep = new ArrayList<>();
         for (String g : ghostKey) {
             String col = ghost + "." + SqlIdentifiers.quote(g);
             keep.add(col + " = " + col);
         }
-        return SqlTag.tag(TAG, "INSERT INTO " + ghost + " (" + targetColumns + ") SELECT " + sourceColumns + " FROM "
-                + original + " AS o" + where(from, to) + " LOCK IN SHARE MODE" + (nowait ? " NOWAIT" : "")
-                + " ON DUPLICATE KEY UPDATE "
-                + String.join(", ", keep));
+        return String.join(", ", keep);
+    }
+
+    private String keyEquals() {
+        List<String> eq = new ArrayList<>();
+        originalKey.forEach(k -> eq.add(SqlIdentifiers.quote(k) + " = ?"));
+        return String.join(" AND ", eq);
     }
 
     /**
@@ -95,10 +198,8 @@ final class GhostCopyStatements {
 
     /** One row by its key, copied with a plain INSERT: the server's error names what keeps it out. */
     String insertOne() {
-        List<String> eq = new ArrayList<>();
-        originalKey.forEach(k -> eq.add(SqlIdentifiers.quote(k) + " = ?"));
         return SqlTag.tag(TAG, "INSERT INTO " + ghost + " (" + targetColumns + ") SELECT " + sourceColumns + " FROM "
-                + original + " AS o WHERE " + String.join(" AND ", eq));
+                + original + " AS o WHERE " + keyEquals());
     }
 
     private String sameKey() {

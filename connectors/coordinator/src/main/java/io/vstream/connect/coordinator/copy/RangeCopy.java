@@ -6,11 +6,13 @@ import io.vstream.connect.core.error.ServerErrors;
 import io.vstream.connect.core.position.GtidPosition;
 import io.vstream.connect.core.position.LastPk;
 import io.vstream.connect.core.sql.ValueBinder;
+import io.vstream.connect.core.sql.WriterSession;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,11 +21,14 @@ import org.slf4j.LoggerFactory;
  * Copies one key range of the original into the ghost on the shard, chunk after chunk on its own connection: each
  * chunk is one transaction that finds the chunk's upper key, runs the {@code INSERT ... SELECT} and records the new
  * last key and the rows it added in {@link GhostCopyState}. The chunk's size adapts to the target time
- * ({@link ChunkSizer}); it waits while the copy is throttled and keeps to the rate cap. A chunk takes its share locks
- * without waiting: one that meets a row a writer holds is rolled back at once and tried again smaller after a moment
- * (after {@value #WAIT_AFTER_CONTENDED} in a row, one chunk waits for its locks), so the copy never holds locks while
- * it waits for a writer, which is how it would close a deadlock that InnoDB resolves by failing the writer's
- * transaction (the smaller one). A deadlock, a lock wait timeout
+ * ({@link ChunkSizer}); it waits while the copy is throttled and keeps to the rate cap. A chunk never waits for a
+ * row a writer holds while it holds its own share locks, which is how it would close a deadlock that InnoDB resolves
+ * by failing the writer's transaction (the smaller one): it leaves such rows out ({@code SKIP LOCKED}), records the
+ * ones the ghost then lacks in its transaction ({@link HeldRows}) and, once committed, copies each on its own in a
+ * transaction that waits for the writer and holds nothing else. (With unique keys besides the shared one, whose check
+ * for rows left out could not tell a held row from a row the key kept out, a chunk that meets a held row is rolled
+ * back and tried again smaller.) After {@value #WAIT_AFTER_CONTENDED} chunks in a row that could not be copied so,
+ * one waits for its locks. A deadlock, a lock wait timeout
  * or a lost connection is retried (from the state on the shard, so a chunk whose commit was lost is not copied twice).
  * When the ghost has unique keys besides the shared one, a chunk that left a row out is tried again once the applier
  * has applied what the server had committed then (the stream may hold the change that frees the value); a row that
@@ -39,6 +44,14 @@ final class RangeCopy {
      * for its locks (at most {@value #LOCK_WAIT_TIMEOUT_S} s) rather than failing at once.
      */
     private static final int WAIT_AFTER_CONTENDED = 20;
+    /**
+     * A chunk that left out more rows than this (a writer holds much of the range, e.g. a large transaction) is rolled
+     * back and tried again smaller rather than recording them all to copy one by one.
+     */
+    private static final int MAX_HELD_ROWS = 1_000;
+    /** How long one try to copy a held row waits for its writer. */
+    private static final int HELD_ROW_WAIT_S = 1;
+    private static final long LOG_HELD_EVERY_NANOS = 10_000_000_000L;
     private static final long MAX_BACKOFF_MS = 10_000;
     private static final long APPLIER_WAIT_MS = 600_000;
 
@@ -84,10 +97,10 @@ final class RangeCopy {
     /** The session a chunk needs: read committed (no gap locks), a bounded row-lock wait, the applier's SQL mode. */
     private static void prepare(Connection c) throws SQLException {
         try (Statement st = c.createStatement()) {
-            st.execute("SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED");
+            st.execute(WriterSession.SET_READ_COMMITTED);
             st.execute("SET SESSION innodb_lock_wait_timeout = " + LOCK_WAIT_TIMEOUT_S);
-            st.execute(io.vstream.connect.core.sql.WriterSession.SET_UTC);
-            st.execute(io.vstream.connect.core.sql.WriterSession.SET_SQL_MODE);
+            st.execute(WriterSession.SET_UTC);
+            st.execute(WriterSession.SET_SQL_MODE);
         }
         c.setAutoCommit(false);
     }
@@ -96,11 +109,12 @@ final class RangeCopy {
         GhostCopyState.Range range = reload(c);
         LastPk last = range.last();
         List<Object> end = range.end() == null ? null : range.end().values();
-        boolean done = range.done();
+        boolean done = range.chunksDone();
         long started = System.nanoTime();
         long rowsHere = 0;
         int chunks = 0;
-        int heldRows = 0; // chunks rolled back because they met a row a writer held
+        int heldRows = 0; // rows a writer held when their chunk read them, copied on their own at the range's end
+        int rolledBack = 0; // chunks rolled back: too many held rows, a lock wait timeout or a deadlock
         long findNanos = 0; // in the boundary queries
         long commitNanos = 0; // in the commits
         while (!done && !copier.stopped()) {
@@ -115,23 +129,28 @@ final class RangeCopy {
             boolean full = upper != null;
             List<Object> to = full ? upper.values() : end;
             List<Object> from = last == null ? null : last.values();
+            GhostCopyStatements.Locking locking = locking();
             int rows;
-            boolean nowait = contended < WAIT_AFTER_CONTENDED;
-            try (PreparedStatement ps = c.prepareStatement(sql.insert(last != null, to != null, nowait))) {
+            try (PreparedStatement ps = c.prepareStatement(sql.insert(last != null, to != null, locking))) {
                 bind(ps, GhostCopyStatements.rangeArgs(from, to));
                 rows = ps.executeUpdate();
             } catch (SQLException e) {
                 if (e.getErrorCode() != ServerErrors.LOCK_WAIT_TIMEOUT && e.getErrorCode() != ServerErrors.DEADLOCK) {
                     throw e;
                 }
-                c.rollback(); // a row held by a writer (or, waiting, a lock timeout or a deadlock): smaller, again
-                contended++;
-                heldRows++;
-                sizer.contended();
-                Thread.sleep(Math.min(200, 5L * contended));
+                contended(c); // NOWAIT met a held row, or (waiting, or on the ghost) a lock timeout or a deadlock
+                rolledBack++;
                 continue;
             }
-            if (copier.checkMissing()) {
+            List<LastPk> held = List.of();
+            if (locking == GhostCopyStatements.Locking.SKIP_LOCKED) {
+                held = lacking(c, from, to);
+                if (held.size() > MAX_HELD_ROWS) {
+                    contended(c); // a writer holds much of the range: smaller, and in the end waiting
+                    rolledBack++;
+                    continue;
+                }
+            } else if (copier.checkMissing()) {
                 LastPk lacking = missing(c, from, to);
                 if (lacking != null) {
                     keptOut(c, lacking);
@@ -139,6 +158,9 @@ final class RangeCopy {
                 }
             }
             LastPk next = full ? upper : range.end() != null ? range.end() : last;
+            if (!held.isEmpty()) {
+                HeldRows.record(c, copier.stateDb(), copier.plan().migration(), copier.plan().table(), rangeNo, held);
+            }
             GhostCopyState.advance(c, copier.stateDb(), copier.plan().migration(), copier.plan().table(), rangeNo,
                     next, rows, !full);
             long committing = System.nanoTime();
@@ -150,19 +172,123 @@ final class RangeCopy {
                 sizer.observe(size, System.nanoTime() - begin);
             }
             last = next;
-            done = !full;
             rowsHere += rows;
             chunks++;
             copier.pace(rows);
+            heldRows += held.size();
+            done = !full;
         }
-        if (done && chunks > 0) {
+        if (!done || copier.stopped()) {
+            return;
+        }
+        // the chunks are all in; the range is done once the rows they left out are in too
+        rowsHere += copyHeld(c);
+        if (chunks > 0 && !copier.stopped()) {
             long ms = (System.nanoTime() - started) / 1_000_000;
-            LOG.info("Migration {}: shard {}: key range {} copied: {} rows in {} chunks ({} more rolled back on a row a"
-                    + " writer held), {} ms ({} rows/s, last chunk size {}; {} ms finding chunk ends, {} ms committing)",
-                    copier.plan().migration(), copier.shard(), rangeNo, rowsHere, chunks, heldRows, ms,
-                    ms == 0 ? rowsHere : rowsHere * 1000 / ms, sizer.size(), findNanos / 1_000_000,
-                    commitNanos / 1_000_000);
+            LOG.info("Migration {}: shard {}: key range {} copied: {} rows in {} chunks ({} rows a writer held copied"
+                    + " on their own after the last chunk, {} chunks rolled back), {} ms ({} rows/s, last chunk size {};"
+                    + " {} ms finding chunk ends, {} ms committing)", copier.plan().migration(), copier.shard(),
+                    rangeNo, rowsHere, chunks, heldRows, rolledBack, ms, ms == 0 ? rowsHere : rowsHere * 1000 / ms,
+                    sizer.size(), findNanos / 1_000_000, commitNanos / 1_000_000);
         }
+    }
+
+    /**
+     * How the next chunk takes its share locks: leaving out the rows writers hold; but without waiting (failing on a
+     * held row) when the ghost has a unique key besides the shared one, whose check for rows the chunk left out could
+     * not tell a held row from one that key kept out, or when the server cannot skip locked rows (MariaDB before
+     * 10.6); and waiting after {@value #WAIT_AFTER_CONTENDED} chunks in a
+     * row could not be copied so.
+     */
+    private GhostCopyStatements.Locking locking() {
+        if (contended >= WAIT_AFTER_CONTENDED) {
+            return GhostCopyStatements.Locking.WAIT;
+        }
+        return copier.checkMissing() || !sql.skipsLocked() ? GhostCopyStatements.Locking.NOWAIT
+                : GhostCopyStatements.Locking.SKIP_LOCKED;
+    }
+
+    /** Rolls the chunk back; the next one is half as large and comes a moment later. */
+    private void contended(Connection c) throws SQLException, InterruptedException {
+        c.rollback();
+        contended++;
+        sizer.contended();
+        Thread.sleep(Math.min(200, 5L * contended));
+    }
+
+    /**
+     * Copies the rows of this range that its chunks left out because a writer held them (recorded in
+     * {@link HeldRows}, also by an earlier coordinator), once its last chunk is in: by then the writers have mostly
+     * let them go. Each in its own transaction that waits for the writer (holding no other lock of the original
+     * meanwhile, in waits of {@value #HELD_ROW_WAIT_S} s so that a stop is not held up) and deletes the row's record;
+     * a row the writer deleted is no longer there to copy. Returns the rows copied.
+     */
+    private long copyHeld(Connection c) throws SQLException, InterruptedException {
+        List<HeldRows.Held> held = HeldRows.load(c, copier.stateDb(), copier.plan().migration(), rangeNo);
+        c.commit();
+        if (held.isEmpty()) {
+            return 0;
+        }
+        try (Statement st = c.createStatement()) {
+            st.execute("SET SESSION innodb_lock_wait_timeout = " + HELD_ROW_WAIT_S);
+        }
+        try {
+            return copyHeld(c, held);
+        } finally {
+            try (Statement st = c.createStatement()) {
+                st.execute("SET SESSION innodb_lock_wait_timeout = " + LOCK_WAIT_TIMEOUT_S);
+            }
+        }
+    }
+
+    private long copyHeld(Connection c, List<HeldRows.Held> held) throws SQLException {
+        long copied = 0;
+        for (HeldRows.Held h : held) {
+            long waitingSince = System.nanoTime();
+            long loggedAt = waitingSince;
+            while (!copier.stopped()) {
+                int rows;
+                try (PreparedStatement ps = c.prepareStatement(sql.copyOne())) {
+                    bind(ps, h.key().values());
+                    rows = ps.executeUpdate();
+                } catch (SQLException e) {
+                    if (e.getErrorCode() != ServerErrors.LOCK_WAIT_TIMEOUT && e.getErrorCode() != ServerErrors.DEADLOCK) {
+                        throw e;
+                    }
+                    c.rollback();
+                    if (System.nanoTime() - loggedAt >= LOG_HELD_EVERY_NANOS) {
+                        loggedAt = System.nanoTime();
+                        LOG.info("Migration {}: shard {}: key range {}: a writer has held a row for {} s; the range is"
+                                + " done once it lets the row go", copier.plan().migration(), copier.shard(), rangeNo,
+                                (loggedAt - waitingSince) / 1_000_000_000L);
+                    }
+                    continue;
+                }
+                if (HeldRows.release(c, copier.stateDb(), h.id())) {
+                    GhostCopyState.count(c, copier.stateDb(), copier.plan().migration(), rangeNo, rows);
+                    c.commit();
+                    copied += rows;
+                } else {
+                    c.rollback(); // copied and counted by a copier that was stopping
+                }
+                break;
+            }
+        }
+        return copied;
+    }
+
+    /** The keys of the rows of {@code (from, to]} the ghost lacks, at most one more than {@link #MAX_HELD_ROWS}. */
+    private List<LastPk> lacking(Connection c, List<Object> from, List<Object> to) throws SQLException {
+        List<LastPk> out = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement(sql.lacking(from != null, to != null, MAX_HELD_ROWS + 1))) {
+            bind(ps, GhostCopyStatements.rangeArgs(from, to));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(copier.keyOf(rs));
+                }
+            }
+        }
+        return out;
     }
 
     /** The key {@code size} rows after {@code last} within the range, or null when the range ends sooner. */

@@ -24,14 +24,24 @@ class GhostCopyStatementsTest {
     void theChunkInsertsThroughTheMappingUnderSharedLocksKeepingWhatTheGhostHolds() {
         GhostCopyStatements s = new GhostCopyStatements(plan());
         assertThat(s.originalKey()).containsExactly("k`x", "id");
-        String sql = s.insert(true, true, true);
+        String sql = s.insert(true, true, GhostCopyStatements.Locking.NOWAIT);
         assertThat(sql).startsWith("/* vstream-connect:ghost-copy */ ")
                 .contains("INSERT INTO `shop`.`_orders_gho` (`id`, `k``x`, `extra2`) SELECT o.`id`, o.`k``x`,"
                         + " o.`extra` FROM `shop`.`orders` AS o WHERE ((`k``x` > ?) OR (`k``x` = ? AND `id` > ?))"
                         + " AND ((`k``x` < ?) OR (`k``x` = ? AND `id` < ?) OR (`k``x` = ? AND `id` = ?))"
                         + " LOCK IN SHARE MODE NOWAIT ON DUPLICATE KEY UPDATE `shop`.`_orders_gho`.`k``x` ="
                         + " `shop`.`_orders_gho`.`k``x`, `shop`.`_orders_gho`.`id` = `shop`.`_orders_gho`.`id`");
-        assertThat(s.insert(false, false, false)).contains("FROM `shop`.`orders` AS o LOCK IN SHARE MODE ON DUPLICATE");
+        assertThat(s.insert(false, false, GhostCopyStatements.Locking.WAIT))
+                .contains("FROM `shop`.`orders` AS o LOCK IN SHARE MODE ON DUPLICATE");
+        assertThat(s.insert(true, false, GhostCopyStatements.Locking.SKIP_LOCKED))
+                .contains("AS o WHERE ((`k``x` > ?) OR (`k``x` = ? AND `id` > ?)) LOCK IN SHARE MODE SKIP LOCKED ON"
+                        + " DUPLICATE KEY UPDATE `shop`.`_orders_gho`.`k``x` = `shop`.`_orders_gho`.`k``x`, ");
+        assertThat(s.lacking(true, true, 1001)).endsWith("AND NOT EXISTS (SELECT 1 FROM `shop`.`_orders_gho` AS g"
+                + " WHERE g.`k``x` = o.`k``x` AND g.`id` = o.`id`) ORDER BY `k``x`, `id` LIMIT 1001");
+        assertThat(s.copyOne()).startsWith("/* vstream-connect:ghost-copy */ INSERT INTO `shop`.`_orders_gho` ")
+                .endsWith("SELECT o.`id`, o.`k``x`, o.`extra` FROM `shop`.`orders` AS o WHERE"
+                + " `k``x` = ? AND `id` = ? LOCK IN SHARE MODE ON DUPLICATE KEY UPDATE `shop`.`_orders_gho`.`k``x` ="
+                + " `shop`.`_orders_gho`.`k``x`, `shop`.`_orders_gho`.`id` = `shop`.`_orders_gho`.`id`");
         assertThat(s.missing(false, true)).endsWith("SELECT `k``x`, `id` FROM `shop`.`orders` AS o WHERE"
                 + " ((`k``x` < ?) OR (`k``x` = ? AND `id` < ?) OR (`k``x` = ? AND `id` = ?)) AND NOT EXISTS"
                 + " (SELECT 1 FROM `shop`.`_orders_gho` AS g WHERE g.`k``x` = o.`k``x` AND g.`id` = o.`id`) LIMIT 1");
@@ -39,6 +49,25 @@ class GhostCopyStatementsTest {
         assertThat(GhostCopyStatements.rangeArgs(List.of(1, 2), List.of(3, 4)))
                 .containsExactly(1, 1, 2, 3, 3, 4, 3, 4);
         assertThat(GhostCopyStatements.rangeArgs(null, null)).isEmpty();
+    }
+
+    @Test
+    void mySqlSpellsTheShareLockForShareAndOldMariaDbCannotSkipLockedRows() {
+        GhostCopyStatements.Dialect mysql = GhostCopyStatements.Dialect.of("8.0.36");
+        assertThat(mysql.mariaDb()).isFalse();
+        assertThat(mysql.skipsLocked()).isTrue();
+        GhostCopyStatements s = new GhostCopyStatements(plan(), mysql);
+        assertThat(s.insert(true, true, GhostCopyStatements.Locking.SKIP_LOCKED))
+                .contains(" FOR SHARE SKIP LOCKED ON DUPLICATE KEY UPDATE ").doesNotContain("LOCK IN SHARE MODE");
+        assertThat(s.insert(true, true, GhostCopyStatements.Locking.NOWAIT)).contains(" FOR SHARE NOWAIT ON ");
+        assertThat(s.copyOne()).contains("`id` = ? FOR SHARE ON DUPLICATE KEY UPDATE");
+        assertThat(GhostCopyStatements.Dialect.of("8.0.0").skipsLocked()).isFalse();
+        assertThat(GhostCopyStatements.Dialect.of("10.11.19-MariaDB-0+deb12u1-log"))
+                .isEqualTo(new GhostCopyStatements.Dialect(true, true));
+        assertThat(GhostCopyStatements.Dialect.of("10.6.0-MariaDB").skipsLocked()).isTrue();
+        assertThat(GhostCopyStatements.Dialect.of("10.5.27-MariaDB-log"))
+                .isEqualTo(new GhostCopyStatements.Dialect(true, false));
+        assertThat(GhostCopyStatements.Dialect.of("11.4.2-MariaDB").skipsLocked()).isTrue();
     }
 
     @Test
