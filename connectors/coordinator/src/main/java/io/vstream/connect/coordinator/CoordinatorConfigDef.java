@@ -297,10 +297,13 @@ final class CoordinatorConfigDef {
                         + " the source's copy phase (start.mode=copy) sends every row through Kafka and the sink"
                         + " writes it (the clone's and reshard's way; slower).", GROUP_DDL, ++o, Width.SHORT,
                 "Copy method");
-        def.define(DDL_COPY_THREADS, Type.INT, 4, ConfigDef.Range.between(1, 32), Importance.LOW,
-                "Online DDL, server copy: key ranges copied at once on each shard, each on its own connection"
-                        + " (4, as Spirit's default: the copy is bound by the server's CPU, and on a host it shares"
-                        + " with other processes more copy threads also get it a larger share).",
+        def.define(DDL_COPY_THREADS, Type.INT, 0, ConfigDef.Range.between(0, 32), Importance.LOW,
+                "Online DDL, server copy: key ranges copied at once on each shard, each on its own connection. 0"
+                        + " (default): as many as the shard's server has processors, at most 4 (MariaDB's"
+                        + " thread_pool_size, whose default is the processor count; 4 on MySQL): the copy is bound by"
+                        + " the server's CPU, and more copy statements than processors only contend with each other"
+                        + " and with the application's writes (on a 2-processor server 2 threads copied 200,000 rows"
+                        + " faster than 4).",
                 GROUP_DDL, ++o, Width.SHORT, "Copy threads per shard");
         def.define(DDL_COPY_CHUNK_TARGET_MS, Type.LONG, 200L, ConfigDef.Range.between(10, 60_000), Importance.LOW,
                 "Online DDL, server copy: the time a chunk should take; its size adapts to it. A chunk holds shared"

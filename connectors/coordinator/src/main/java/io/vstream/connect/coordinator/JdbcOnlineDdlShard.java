@@ -60,7 +60,7 @@ final class JdbcOnlineDdlShard implements OnlineDdlShard {
                 WorkflowGrants.onlineDdlShard(config.ddlDatabase(), config.stateDatabase())));
         problems.addAll(OnlineDdlPreflight.check(c, shard, config.ddlDatabase(), config.ddlTable(),
                 config.ddlAlter()));
-        int copyThreads = config.serverCopy() ? config.ghostCopy().threads() : 0;
+        int copyThreads = config.serverCopy() ? config.ghostCopy().mostThreads() : 0;
         String room = ConnectionHeadroom.problem("shard " + shard, ConnectionHeadroom.read(c),
                 copyThreads + 7, copyThreads + 3, "the coordinator's " + copyThreads + " copy thread(s)"
                         + " (ddl.copy.threads) and 3 for its rounds, checksum and cut-over; 2 for the source"

@@ -40,6 +40,7 @@ public final class GhostCopier implements AutoCloseable {
     private final GhostCopySettings settings;
     private final AppliedPosition applied;
     private volatile GhostCopyStatements statements; // in the server's dialect, once start() has asked it
+    private volatile int parallel; // key ranges copied at once, once start() has asked the server
     private final List<Thread> threads = new ArrayList<>();
     private final ConcurrentLinkedQueue<GhostCopyState.Range> pending = new ConcurrentLinkedQueue<>();
     private final java.util.concurrent.atomic.AtomicInteger working = new java.util.concurrent.atomic.AtomicInteger();
@@ -69,15 +70,19 @@ public final class GhostCopier implements AutoCloseable {
     public void start() throws SQLException {
         List<GhostCopyState.Range> ranges;
         try (Connection c = connections.open()) {
-            statements = new GhostCopyStatements(plan, GhostCopyStatements.Dialect.of(version(c)));
+            GhostCopyStatements.Dialect dialect = GhostCopyStatements.Dialect.of(version(c));
+            statements = new GhostCopyStatements(plan, dialect);
+            parallel = settings.threadsFor(dialect.mariaDb() ? processors(c) : 0);
             GhostCopyState.ensure(c, stateDb);
             ranges = GhostCopyState.load(c, stateDb, plan.migration());
             if (ranges.isEmpty()) {
                 List<LastPk> splits = splits(c);
                 GhostCopyState.plan(c, stateDb, plan.migration(), plan.table(), splits);
                 ranges = GhostCopyState.load(c, stateDb, plan.migration());
-                LOG.info("Migration {}: shard {}: copying {} into {} on the shard in {} key range(s), {} at a time",
-                        plan.migration(), shard, plan.table(), plan.ghostTable(), ranges.size(), settings.threads());
+                LOG.info("Migration {}: shard {}: copying {} into {} on the shard in {} key range(s), {} at a time{}",
+                        plan.migration(), shard, plan.table(), plan.ghostTable(), ranges.size(), parallel,
+                        settings.threads() == 0 ? " (ddl.copy.threads=0: one per processor of the server, at most "
+                                + GhostCopySettings.AUTO_MAX_THREADS + ")" : "");
             } else {
                 LOG.info("Migration {}: shard {}: resuming the copy of {} ({} of {} key ranges done, {} rows)",
                         plan.migration(), shard, plan.table(), ranges.stream().filter(GhostCopyState.Range::done)
@@ -87,13 +92,25 @@ public final class GhostCopier implements AutoCloseable {
             checkMissing = otherUniqueKeys(c);
         }
         ranges.stream().filter(r -> !r.done()).forEach(pending::add);
-        int n = Math.max(1, Math.min(settings.threads(), pending.size())); // one, to build the keys, when all done
+        int n = Math.max(1, Math.min(parallel, pending.size())); // one, to build the keys, when all done
         working.set(n);
         for (int i = 0; i < n; i++) {
             Thread t = new Thread(this::work, "ghost-copy-" + plan.migration() + "-" + shard + "-" + i);
             t.setDaemon(true);
             threads.add(t);
             t.start();
+        }
+    }
+
+    /**
+     * The processors of a MariaDB server: {@code thread_pool_size}, whose default is their count (a DBA who set it
+     * sized the server's own thread groups by them); 0 when the server does not say.
+     */
+    private static int processors(Connection c) {
+        try (java.sql.Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT @@thread_pool_size")) {
+            return rs.next() ? rs.getInt(1) : 0;
+        } catch (SQLException e) {
+            return 0;
         }
     }
 
@@ -133,7 +150,7 @@ public final class GhostCopier implements AutoCloseable {
     private List<LastPk> splits(Connection c) throws SQLException {
         List<LastPk> out = new ArrayList<>();
         long rows = estimatedRows(c);
-        int ranges = (int) Math.min(settings.threads(), rows / ROWS_PER_RANGE_AT_LEAST);
+        int ranges = (int) Math.min(parallel, rows / ROWS_PER_RANGE_AT_LEAST);
         for (int i = 1; i < ranges; i++) {
             long offset = rows * i / ranges;
             try (PreparedStatement ps = c.prepareStatement(statements.boundary(false, false, (int) Math.min(
