@@ -255,10 +255,22 @@ final class CloneWorkflow implements Workflow {
         return catchUp.await(status.at(HandoffStep.VERIFY), round, checked);
     }
 
+    /**
+     * Abandons a hand-off attempt before anything replicated: the applier runs again, and the workflow tries again
+     * on a later round, or fails after {@code cutover.max.attempts} abandoned attempts.
+     */
     private WorkflowStatus abort(CloneServers.Round round, WorkflowStatus status, String why) throws SQLException {
         round.tellApplier("RUN", null);
+        int attempts = status.attempts() + 1;
+        if (attempts >= config.cutOverMaxAttempts()) {
+            LOG.warn("Workflow {}: hand-off attempt {} aborted: {}; no attempt left (cutover.max.attempts={})",
+                    workflow, attempts, why, config.cutOverMaxAttempts());
+            return new WorkflowStatus(WorkflowState.FAILED, null, attempts, "the hand-off was abandoned " + attempts
+                    + " times (last: " + why + "); nothing replicated, and the applier runs on and keeps the target"
+                    + " up to date: raise handoff.stop.timeout.ms or cutover.max.attempts, then restart the workflow");
+        }
         LOG.warn("Workflow {}: hand-off attempt {} aborted: {}; the applier runs again, retrying later", workflow,
-                status.attempts() + 1, why);
+                attempts, why);
         return status.retry(why);
     }
 

@@ -347,7 +347,9 @@ final class CoordinatorConfigDef {
                         + " it the attempt is abandoned, the original table stays, and it is retried.", GROUP_DDL,
                 ++o, Width.SHORT, "Cut-over lock timeout (ms)");
         def.define(CUTOVER_MAX_ATTEMPTS, Type.INT, 10, ConfigDef.Range.atLeast(1), Importance.LOW,
-                "Online DDL: cut-over attempts before the workflow fails.", GROUP_DDL, ++o, Width.SHORT,
+                "Online DDL: cut-over attempts before the workflow fails. Clone: hand-off attempts abandoned"
+                        + " before anything replicated (the applier did not pause or reach the snapshot within"
+                        + " handoff.stop.timeout.ms) before the workflow fails.", GROUP_DDL, ++o, Width.SHORT,
                 "Cut-over attempts");
         def.define(THROTTLE_MAX_APPLIER_LAG_MS, Type.LONG, 30_000L, ConfigDef.Range.atLeast(0), Importance.MEDIUM,
                 "Online DDL: while a shard's applier is more than this far behind what the source copied or streamed"

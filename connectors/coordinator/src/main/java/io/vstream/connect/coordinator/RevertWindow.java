@@ -105,6 +105,8 @@ final class RevertWindow {
         Duration longest = null;
         Instant until = null;
         List<String> starting = new ArrayList<>();
+        List<String> servingOriginal = new ArrayList<>(); // shards whose original table serves
+        List<String> servingAltered = new ArrayList<>(); // shards whose ALTERed table serves
         Boolean original = null;
         boolean mixed = false;
         String follower = null;
@@ -124,6 +126,7 @@ final class RevertWindow {
                     continue;
                 }
                 boolean originalHere = !d.reverse();
+                (originalHere ? servingOriginal : servingAltered).add(shard);
                 mixed |= original != null && original != originalHere;
                 original = originalHere;
                 follower = d.plan().ghostTable();
@@ -144,9 +147,14 @@ final class RevertWindow {
             return end(status, "the operator released the revert window (ddl.revert.release=true)",
                     config.revertDropOnRelease());
         }
-        if (!starting.isEmpty() || mixed) {
+        if (!starting.isEmpty()) {
             return new WorkflowStatus(WorkflowState.REVERTIBLE, null, status.attempts(), "the reverse stream starts:"
                     + " waiting for the applier of shard(s) " + starting + " to pass the last swap");
+        }
+        if (mixed) {
+            return new WorkflowStatus(WorkflowState.REVERTIBLE, null, status.attempts(), "the reverse stream starts:"
+                    + " waiting for the appliers to pass the last swap (the original table serves on shard(s) "
+                    + servingOriginal + ", the ALTERed one on " + servingAltered + ")");
         }
         if (longest.compareTo(config.revertWindow()) >= 0) {
             return end(status, "the revert window of " + config.revertWindow().toMillis() + " ms"

@@ -108,6 +108,22 @@ class CloneWorkflowTest {
     }
 
     @Test
+    void theLastAbandonedAttemptFailsTheWorkflowWithTheApplierRunning() throws Exception {
+        applying("MariaDB/0-1-100", "[]", 0);
+        servers.pauses = false;
+        CloneWorkflow w = workflow("handoff.stop.timeout.ms", "1000", "cutover.max.attempts", "2");
+        WorkflowStatus s = w.step(at(WorkflowState.READY).at(HandoffStep.PAUSE));
+        assertThat(s.state()).as("one attempt left").isEqualTo(WorkflowState.READY);
+        s = w.step(w.step(s));
+        assertThat(s.state()).isEqualTo(WorkflowState.FAILED);
+        assertThat(s.attempts()).isEqualTo(2);
+        assertThat(s.reason()).startsWith("the hand-off was abandoned 2 times (last: the applier did not pause within"
+                + " 1000 ms)").contains("raise handoff.stop.timeout.ms or cutover.max.attempts");
+        assertThat(servers.command).isEqualTo("RUN");
+        assertThat(servers.configured).isFalse();
+    }
+
+    @Test
     void aChecksumDifferenceFailsTheHandOffAndTheApplierKeepsRunning() throws Exception {
         applying("MariaDB/0-1-100", "[]", 0);
         servers.comparison = new CloneComparison(List.of(), List.of(), "shop.orders: 10 rows on the source, 9 on"

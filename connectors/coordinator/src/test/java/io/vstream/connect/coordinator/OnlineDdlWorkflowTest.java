@@ -596,7 +596,8 @@ class OnlineDdlWorkflowTest {
         servers.shard(B).tables.add("_orders_new");
         WorkflowStatus s = w.step(at(WorkflowState.REVERTIBLE));
         assertThat(s.state()).isEqualTo(WorkflowState.REVERTIBLE);
-        assertThat(s.reason()).startsWith("the reverse stream starts: waiting");
+        assertThat(s.reason()).startsWith("the reverse stream starts: waiting for the appliers to pass the last swap")
+                .contains("[" + A + "]").contains("[" + B + "]").doesNotContain("[]");
         assertThat(servers.shard(A).lastTold()).as("the window is not ended").isEqualTo("RUN");
     }
 
