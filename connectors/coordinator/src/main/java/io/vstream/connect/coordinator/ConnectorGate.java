@@ -59,7 +59,9 @@ final class ConnectorGate {
         if (verdict != null && verdict.kind() == ConnectorHealth.Kind.FAILED) {
             return new Decision(Action.MOVE, status.waitingOnConnectors(WorkflowState.FAILED, verdict.reason()));
         }
-        if (verdict != null && verdict.kind() == ConnectorHealth.Kind.STALLED && stalledLongEnough(now)) {
+        // a status already STALLED (published so by this task or, restarted, by the one before it) stays so at once
+        if (verdict != null && verdict.kind() == ConnectorHealth.Kind.STALLED
+                && (stalledLongEnough(now) || status.state() == WorkflowState.STALLED)) {
             return new Decision(Action.MOVE, status.waitingOnConnectors(WorkflowState.STALLED, verdict.reason()));
         }
         if (verdict != null && verdict.kind() == ConnectorHealth.Kind.HEALTHY) {

@@ -32,6 +32,14 @@ class ConnectorGateTest {
     }
 
     @Test
+    void aRestartedCoordinatorWhoseWorkflowWasStalledKeepsItStalledWithoutANewGrace() {
+        WorkflowStatus saved = at(WorkflowState.COPYING).waitingOnConnectors(WorkflowState.STALLED, "earlier");
+        ConnectorGate fresh = new ConnectorGate(); // a restarted task's gate: no stall seen yet
+        assertThat(fresh.before(saved, STALLED, T0)).isEqualTo(move(new WorkflowStatus(WorkflowState.STALLED, null, 0,
+                "connector src is PAUSED", WorkflowState.COPYING)));
+    }
+
+    @Test
     void healthyConnectorsOrNoAnswerLeaveTheWorkflowToItsRound() {
         WorkflowStatus copying = at(WorkflowState.COPYING);
         assertThat(gate.before(copying, HEALTHY, T0)).isEqualTo(round(copying));
