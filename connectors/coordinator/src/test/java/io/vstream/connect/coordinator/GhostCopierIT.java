@@ -87,11 +87,7 @@ class GhostCopierIT {
         MariaDbServer server = SHARDS.server(0);
         String db = SHARDS.freshDatabase();
         int rows = 6_000;
-        server.execute(db, TABLE, GHOST, "SET SESSION sql_mode = ''");
-        try (Connection c = server.connect(db); Statement st = c.createStatement()) {
-            st.execute("SET SESSION sql_mode = ''");
-            st.execute(ROWS + (rows - 1));
-        }
+        load(server, db, rows);
         MigrationPlans.Plan plan = plan(db, false);
         GhostCopier first = copier(server, plan, new GhostCopySettings(1, Duration.ofMillis(20), 100, 2_000));
         first.start();
@@ -119,12 +115,8 @@ class GhostCopierIT {
         MariaDbServer server = SHARDS.server(0);
         String db = SHARDS.freshDatabase();
         int rows = 6_000;
-        server.execute(db, TABLE, GHOST, "SET SESSION sql_mode = ''");
-        try (Connection c = server.connect(db); Statement st = c.createStatement()) {
-            st.execute("SET SESSION sql_mode = ''");
-            st.execute(ROWS + (rows - 1));
-            st.execute("ANALYZE TABLE t");
-        }
+        load(server, db, rows);
+        server.execute(db, "ANALYZE TABLE t");
         MigrationPlans.Plan plan = plan(db, false);
         try (Connection writer = server.connect(db)) {
             writer.setAutoCommit(false);
@@ -242,6 +234,15 @@ class GhostCopierIT {
                 .contains("ddl.copy.defer.indexes=false");
         try (Connection c = server.connect(db)) {
             assertThat(GhostCopyState.summary(c, "_vstream", db).done()).isFalse();
+        }
+    }
+
+    /** The original and its ghost, the original holding {@code rows} rows of {@link #ROWS}. */
+    private static void load(MariaDbServer server, String db, int rows) throws SQLException {
+        server.execute(db, TABLE, GHOST);
+        try (Connection c = server.connect(db); Statement st = c.createStatement()) {
+            st.execute("SET SESSION sql_mode = ''");
+            st.execute(ROWS + (rows - 1));
         }
     }
 

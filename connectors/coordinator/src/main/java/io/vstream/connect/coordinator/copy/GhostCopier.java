@@ -60,7 +60,6 @@ public final class GhostCopier implements AutoCloseable {
         this.stateDb = stateDb;
         this.settings = settings;
         this.applied = applied;
-        this.statements = new GhostCopyStatements(plan);
     }
 
     /**

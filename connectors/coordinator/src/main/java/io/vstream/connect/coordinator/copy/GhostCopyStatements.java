@@ -17,7 +17,7 @@ import java.util.Map;
  * chunk's commit: every later change is applied after the chunk), leaving out the rows a writer holds, which are
  * then copied one by one ({@link #lacking}, {@link #copyOne}). No IGNORE: a value the new type cannot hold is an
  * error; and since a duplicate on another unique key of the ghost would also keep a row out, a ghost with such a key
- * is checked for rows of the chunk it lacks ({@link #missing}), and {@link #insertOne} lets the server name the key.
+ * is checked for rows of the chunk it lacks ({@link #lacking}), and {@link #insertOne} lets the server name the key.
  * Touches no server.
  */
 final class GhostCopyStatements {
@@ -144,7 +144,8 @@ final class GhostCopyStatements {
      * The keys of the rows of {@code (from, to]} that the ghost lacks, in key order, at most {@code limit} (bound by
      * {@link #rangeArgs}). A plain read: at {@code READ COMMITTED} it sees what is committed, so after a chunk that
      * skipped locked rows it names each of them that still exists (and any row committed into the range since the
-     * chunk read it, which copying again does no harm).
+     * chunk read it, which copying again does no harm); after a chunk that read every row, the rows another unique
+     * key of the ghost kept out.
      */
     String lacking(boolean from, boolean to, int limit) {
         String where = where(from, to);
@@ -183,17 +184,6 @@ final class GhostCopyStatements {
         List<String> eq = new ArrayList<>();
         originalKey.forEach(k -> eq.add(SqlIdentifiers.quote(k) + " = ?"));
         return String.join(" AND ", eq);
-    }
-
-    /**
-     * The key of a row of {@code (from, to]} that the ghost lacks (after the chunk: a row another unique key of the
-     * ghost kept out), bound by {@link #rangeArgs}.
-     */
-    String missing(boolean from, boolean to) {
-        String where = where(from, to);
-        return SqlTag.tag(TAG, "SELECT " + columns(originalKey) + " FROM " + original + " AS o"
-                + (where.isEmpty() ? " WHERE " : where + " AND ") + "NOT EXISTS (SELECT 1 FROM " + ghost + " AS g WHERE "
-                + sameKey() + ") LIMIT 1");
     }
 
     /** One row by its key, copied with a plain INSERT: the server's error names what keeps it out. */

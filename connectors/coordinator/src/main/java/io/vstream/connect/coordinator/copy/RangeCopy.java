@@ -144,16 +144,16 @@ final class RangeCopy {
             }
             List<LastPk> held = List.of();
             if (locking == GhostCopyStatements.Locking.SKIP_LOCKED) {
-                held = lacking(c, from, to);
+                held = lacking(c, from, to, MAX_HELD_ROWS + 1);
                 if (held.size() > MAX_HELD_ROWS) {
                     contended(c); // a writer holds much of the range: smaller, and in the end waiting
                     rolledBack++;
                     continue;
                 }
             } else if (copier.checkMissing()) {
-                LastPk lacking = missing(c, from, to);
-                if (lacking != null) {
-                    keptOut(c, lacking);
+                List<LastPk> keptOut = lacking(c, from, to, 1); // another unique key kept a row out
+                if (!keptOut.isEmpty()) {
+                    keptOut(c, keptOut.get(0));
                     continue;
                 }
             }
@@ -277,10 +277,10 @@ final class RangeCopy {
         return copied;
     }
 
-    /** The keys of the rows of {@code (from, to]} the ghost lacks, at most one more than {@link #MAX_HELD_ROWS}. */
-    private List<LastPk> lacking(Connection c, List<Object> from, List<Object> to) throws SQLException {
+    /** The keys of the rows of {@code (from, to]} the ghost lacks, in key order, at most {@code limit}. */
+    private List<LastPk> lacking(Connection c, List<Object> from, List<Object> to, int limit) throws SQLException {
         List<LastPk> out = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement(sql.lacking(from != null, to != null, MAX_HELD_ROWS + 1))) {
+        try (PreparedStatement ps = c.prepareStatement(sql.lacking(from != null, to != null, limit))) {
             bind(ps, GhostCopyStatements.rangeArgs(from, to));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -310,16 +310,6 @@ final class RangeCopy {
         }
         throw new SQLException("the copy state of migration " + copier.plan().migration() + " has no key range "
                 + rangeNo + " (was the migration cancelled?)");
-    }
-
-    /** A row of the chunk the ghost lacks after it (another unique key kept it out), or null. */
-    private LastPk missing(Connection c, List<Object> from, List<Object> to) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(sql.missing(from != null, to != null))) {
-            bind(ps, GhostCopyStatements.rangeArgs(from, to));
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? copier.keyOf(rs) : null;
-            }
-        }
     }
 
     /**

@@ -42,9 +42,10 @@ class GhostCopyStatementsTest {
                 .endsWith("SELECT o.`id`, o.`k``x`, o.`extra` FROM `shop`.`orders` AS o WHERE"
                 + " `k``x` = ? AND `id` = ? LOCK IN SHARE MODE ON DUPLICATE KEY UPDATE `shop`.`_orders_gho`.`k``x` ="
                 + " `shop`.`_orders_gho`.`k``x`, `shop`.`_orders_gho`.`id` = `shop`.`_orders_gho`.`id`");
-        assertThat(s.missing(false, true)).endsWith("SELECT `k``x`, `id` FROM `shop`.`orders` AS o WHERE"
+        assertThat(s.lacking(false, true, 1)).endsWith("SELECT `k``x`, `id` FROM `shop`.`orders` AS o WHERE"
                 + " ((`k``x` < ?) OR (`k``x` = ? AND `id` < ?) OR (`k``x` = ? AND `id` = ?)) AND NOT EXISTS"
-                + " (SELECT 1 FROM `shop`.`_orders_gho` AS g WHERE g.`k``x` = o.`k``x` AND g.`id` = o.`id`) LIMIT 1");
+                + " (SELECT 1 FROM `shop`.`_orders_gho` AS g WHERE g.`k``x` = o.`k``x` AND g.`id` = o.`id`)"
+                + " ORDER BY `k``x`, `id` LIMIT 1");
         assertThat(s.insertOne()).endsWith("FROM `shop`.`orders` AS o WHERE `k``x` = ? AND `id` = ?");
         assertThat(GhostCopyStatements.rangeArgs(List.of(1, 2), List.of(3, 4)))
                 .containsExactly(1, 1, 2, 3, 3, 4, 3, 4);
