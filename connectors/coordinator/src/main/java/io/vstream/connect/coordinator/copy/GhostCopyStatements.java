@@ -155,6 +155,16 @@ final class GhostCopyStatements {
     }
 
     /**
+     * How many rows {@code (from, to]} holds (bound by {@link #rangeArgs}): a plain read, at {@code READ COMMITTED}
+     * what is committed. Right after a chunk that left out locked rows, in its transaction, it equals the rows the
+     * chunk read exactly when no row it left out still exists (the chunk's share locks keep every row it read there),
+     * so only a chunk whose count is higher needs to look for the rows the ghost lacks ({@link #lacking}).
+     */
+    String count(boolean from, boolean to) {
+        return SqlTag.tag(TAG, "SELECT COUNT(*) FROM " + original + " AS o" + where(from, to));
+    }
+
+    /**
      * One row by its key, read with a share lock that waits for the writer holding it (up to the session's
      * {@code innodb_lock_wait_timeout}), into the ghost as a chunk copies it (a key the ghost holds keeps the ghost's
      * row). Run alone in its transaction, which holds no other lock of the original while it waits, so it cannot

@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * ({@link ChunkSizer}); it waits while the copy is throttled and keeps to the rate cap. A chunk never waits for a
  * row a writer holds while it holds its own share locks, which is how it would close a deadlock that InnoDB resolves
  * by failing the writer's transaction (the smaller one): it leaves such rows out ({@code SKIP LOCKED}), records the
- * ones the ghost then lacks in its transaction ({@link HeldRows}) and, once the range's last chunk is in, copies each
+ * ones the ghost then lacks in its transaction ({@link HeldRows}; looked for only when the range holds more rows than
+ * the chunk read) and, once the range's last chunk is in, copies each
  * on its own in a transaction that waits for the writer and holds nothing else. (With unique keys besides the shared one, whose check
  * for rows left out could not tell a held row from a row the key kept out, a chunk that meets a held row is rolled
  * back and tried again smaller.) After {@value #WAIT_AFTER_CONTENDED} chunks in a row that could not be copied so,
