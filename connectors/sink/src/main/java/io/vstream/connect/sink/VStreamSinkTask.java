@@ -29,7 +29,12 @@ import org.slf4j.LoggerFactory;
  */
 public class VStreamSinkTask extends SinkTask {
     private static final Logger LOG = LoggerFactory.getLogger(VStreamSinkTask.class);
-    /** How often the coordinator's command for each partition is read (at most). */
+    /**
+     * A deadlock is retried at once (the server rolled this batch back and the other transaction, e.g. a ghost copy's
+     * chunk, has its locks) up to this many times in a row; after that, and for every other retriable error, the
+     * task backs off (retry.backoff.initial.ms, doubling).
+     */
+    static final int IMMEDIATE_DEADLOCK_RETRIES = 3;
     /** How often a ghost-mode task looks for the migration's plan while the coordinator has not written it. */
     private static final long AWAIT_PLAN_MS = 200;
 
@@ -41,6 +46,7 @@ public class VStreamSinkTask extends SinkTask {
     private ErrantRecordReporter reporter;
     private Backoff backoff;
     private long failingSinceMs;
+    private int deadlocksInRow; // deadlocks since the last batch that went in, retried at once
     private final ControlCadence controlCadence = new ControlCadence();
     private final Set<TopicPartition> halted = new HashSet<>();
     private final Map<TopicPartition, ApplierMetrics> metrics = new HashMap<>();
@@ -181,6 +187,7 @@ public class VStreamSinkTask extends SinkTask {
         if (!failed) {
             failingSinceMs = 0;
             backoff.succeeded();
+            deadlocksInRow = 0;
         }
         // The coordinator's commands are read here: the worker must come back within the control interval even when
         // no record arrives (a halted partition gets none), not only at its next offset commit
@@ -317,8 +324,10 @@ public class VStreamSinkTask extends SinkTask {
             throw new ConnectException("The target has kept failing for longer than retry.max.duration.ms ("
                     + settings.retryMaxDuration().toMillis() + " ms); last error: " + c.reason(), e);
         }
-        long wait = backoff.failed();
-        LOG.warn("{}: retriable error at offset {} ({}); retrying in {} ms", tp, r.kafkaOffset(), c.reason(), wait);
+        boolean deadlock = ErrorClassifier.isDeadlock(e) && ++deadlocksInRow <= IMMEDIATE_DEADLOCK_RETRIES;
+        long wait = deadlock ? 0 : backoff.failed();
+        LOG.warn("{}: retriable error at offset {} ({}); retrying {}", tp, r.kafkaOffset(), c.reason(),
+                deadlock ? "at once (deadlock " + deadlocksInRow + " in a row)" : "in " + wait + " ms");
         ApplierMetrics m = metrics.get(tp);
         if (m != null) {
             m.retried();

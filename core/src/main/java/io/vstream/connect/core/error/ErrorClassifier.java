@@ -62,6 +62,15 @@ public final class ErrorClassifier {
     }
 
     /**
+     * True if {@code failure} is a deadlock the server resolved by rolling this transaction back (error 1213): the
+     * other transaction has its locks by now, so the work may be tried again at once, with no backoff.
+     */
+    public static boolean isDeadlock(Throwable failure) {
+        return chain(failure).stream().anyMatch(t -> t instanceof SQLException e
+                && e.getErrorCode() == ServerErrors.DEADLOCK);
+    }
+
+    /**
      * A TLS handshake that failed (a certificate the trust does not accept, a server without TLS): a retry meets the
      * same certificate, so it is fatal, whatever SQLState the driver wraps it in.
      */

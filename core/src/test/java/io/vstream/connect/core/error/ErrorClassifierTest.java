@@ -196,6 +196,15 @@ class ErrorClassifierTest {
     }
 
     @Test
+    void aDeadlockIsFoundAnywhereInTheChainAndNothingElseIsOne() {
+        assertThat(ErrorClassifier.isDeadlock(sql("40001", 1213, "Deadlock found when trying to get lock"))).isTrue();
+        assertThat(ErrorClassifier.isDeadlock(new RuntimeException("wrapped",
+                sql("40001", 1213, "Deadlock found when trying to get lock")))).isTrue();
+        assertThat(ErrorClassifier.isDeadlock(sql("HY000", 1205, "Lock wait timeout exceeded"))).isFalse();
+        assertThat(ErrorClassifier.isDeadlock(sql("08S01", 2013, "Lost connection"))).isFalse();
+    }
+
+    @Test
     void aFailedTlsHandshakeIsFatalWhateverStateTheDriverGivesIt() {
         SQLException wrongCa = new java.sql.SQLNonTransientConnectionException("Could not connect", "08000", -1,
                 new javax.net.ssl.SSLHandshakeException("PKIX path building failed"));
