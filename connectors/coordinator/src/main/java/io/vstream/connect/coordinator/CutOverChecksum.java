@@ -89,7 +89,7 @@ final class CutOverChecksum implements ChecksumSlices {
                 return stalled("the applier on shard " + shard + " did not pause within " + budget.toMillis()
                         + " ms");
             }
-            try (ConsistentSnapshot snap = ConsistentSnapshot.open(snapConn, Flavor.MARIADB, null)) {
+            try (ConsistentSnapshot snap = ConsistentSnapshot.open(snapConn, Flavor.MARIADB, null, c)) {
                 String s = snap.position().format();
                 applier.command(c, "STOP_AT", s);
                 Duration reach = reachBudget(budget);
