@@ -35,6 +35,13 @@ public class VStreamSinkTask extends SinkTask {
      * task backs off (retry.backoff.initial.ms, doubling).
      */
     static final int IMMEDIATE_DEADLOCK_RETRIES = 3;
+    /**
+     * For this long after a deadlock every source transaction is committed on its own instead of with the rest of its
+     * batch: a batch holds its row locks until its one commit, so while another writer works on the same table (an
+     * online DDL's copy chunks, which lock a key range at a time) a retried batch would meet it again, and a deadlock
+     * then rolls back one transaction, not a batch.
+     */
+    static final long ONE_BY_ONE_AFTER_DEADLOCK_MS = 10_000;
     /** How often a ghost-mode task looks for the migration's plan while the coordinator has not written it. */
     private static final long AWAIT_PLAN_MS = 200;
 
@@ -47,6 +54,7 @@ public class VStreamSinkTask extends SinkTask {
     private Backoff backoff;
     private long failingSinceMs;
     private int deadlocksInRow; // deadlocks since the last batch that went in, retried at once
+    private long oneByOneUntilMs; // until then each source transaction is committed on its own (after a deadlock)
     private final ControlCadence controlCadence = new ControlCadence();
     private final Set<TopicPartition> halted = new HashSet<>();
     private final Map<TopicPartition, ApplierMetrics> metrics = new HashMap<>();
@@ -150,6 +158,7 @@ public class VStreamSinkTask extends SinkTask {
             }
         }
         boolean failed = false;
+        boolean oneByOne = System.currentTimeMillis() < oneByOneUntilMs;
         Map<TopicPartition, SinkRecord> lastApplied = new HashMap<>();
         TopicPartition previous = null;
         for (SinkRecord r : records) {
@@ -173,6 +182,8 @@ public class VStreamSinkTask extends SinkTask {
                 if (!a.apply(r, reporter == null || settings.ghost() ? null : (rec, err) -> report(rec, err))) {
                     halt(tp, a);
                     skip.add(tp);
+                } else if (oneByOne) {
+                    failed |= !flush(tp, r, skip); // commits once a source transaction is complete (a COMMIT)
                 }
             } catch (SQLException | RuntimeException e) {
                 failed = true;
@@ -323,6 +334,13 @@ public class VStreamSinkTask extends SinkTask {
         } else if (now - failingSinceMs > settings.retryMaxDuration().toMillis()) {
             throw new ConnectException("The target has kept failing for longer than retry.max.duration.ms ("
                     + settings.retryMaxDuration().toMillis() + " ms); last error: " + c.reason(), e);
+        }
+        if (ErrorClassifier.isDeadlock(e)) {
+            if (now >= oneByOneUntilMs) {
+                LOG.info("{}: a deadlock: committing each source transaction on its own for the next {} ms", tp,
+                        ONE_BY_ONE_AFTER_DEADLOCK_MS);
+            }
+            oneByOneUntilMs = now + ONE_BY_ONE_AFTER_DEADLOCK_MS;
         }
         boolean deadlock = ErrorClassifier.isDeadlock(e) && ++deadlocksInRow <= IMMEDIATE_DEADLOCK_RETRIES;
         long wait = deadlock ? 0 : backoff.failed();
