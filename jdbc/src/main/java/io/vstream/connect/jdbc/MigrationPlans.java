@@ -15,8 +15,9 @@ import java.util.List;
  * ghost mode reads: which table is migrated into which ghost table, through which column mapping, writing by which
  * key. One place for the table's shape and its reading and writing, shared by both sides. A migration the server ran
  * instantly ({@code ALGORITHM=INSTANT}, no ghost) is recorded there too, with {@code method = 'instant'}: it has no
- * plan for an applier ({@link #load} returns none), and the coordinator reads it back ({@link #appliedInstantly}).
- * A migration that may be reverted has two more rows, its <em>direction plans</em> ({@link #saveDirection},
+ * plan for an applier ({@link #load} returns none), and the coordinator reads it back ({@link #appliedInstantly});
+ * before it runs such an ALTER it records the definition the table is to have ({@code method = 'instant-started'},
+ * {@link #saveInstantStarted}). A migration that may be reverted has two more rows, its <em>direction plans</em> ({@link #saveDirection},
  * {@code method = 'revert'}): after the cut-over's swap the table's changes go into the table that follows it, the kept
  * original through the reverse mapping ({@link #revertKey}), and after a revert's swap the ALTERed table through the
  * forward mapping again ({@link #forwardKey}); each swap of the two activates the other ({@link #activateDirection}).
@@ -48,6 +49,7 @@ public final class MigrationPlans {
     /** How a migration fills its new table: through a ghost ({@code copy}) or not at all ({@code instant}). */
     private static final String COPY = "copy";
     private static final String INSTANT = "instant";
+    private static final String INSTANT_STARTED = "instant-started";
     private static final String REVERT = "revert";
 
     /**
@@ -84,10 +86,63 @@ public final class MigrationPlans {
                 + " database_name VARCHAR(64) NOT NULL, table_name VARCHAR(64) NOT NULL,"
                 + " ghost_table VARCHAR(64) NOT NULL, mapping MEDIUMTEXT NOT NULL, key_columns TEXT NOT NULL,"
                 + " new_unique_key TINYINT NOT NULL DEFAULT 0, method VARCHAR(16) NOT NULL DEFAULT 'copy',"
+                + " instant_definition MEDIUMTEXT NULL,"
                 + " created_at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6)) ENGINE=InnoDB"));
         // a state database of an earlier version has no method column (every migration then copied)
         StateTables.addColumnIfMissing(conn, "coordinator", stateDatabase, "migrations", "method",
                 "VARCHAR(16) NOT NULL DEFAULT 'copy'");
+        // nor the definition an instant ALTER is to give its table (instant ALTERs were recorded once done only)
+        StateTables.addColumnIfMissing(conn, "coordinator", stateDatabase, "migrations", "instant_definition",
+                "MEDIUMTEXT NULL");
+    }
+
+    /**
+     * Records, before the coordinator runs {@code migration}'s ALTER instantly on this shard, the definition the table
+     * will have after it ({@code method = 'instant-started'}): a try that lost its connection while the ALTER ran, or
+     * a coordinator that died before {@link #saveInstant}, leaves the question whether it was applied, and the table's
+     * definition then answers it ({@link #instantStarted}).
+     */
+    public static void saveInstantStarted(Connection conn, String stateDatabase, String migration, String database,
+                                          String table, String definition) throws SQLException {
+        ensure(conn, stateDatabase);
+        try (PreparedStatement ps = conn.prepareStatement(SqlTag.tag("coordinator", "REPLACE INTO "
+                + SqlIdentifiers.qualify(stateDatabase, "migrations") + " (migration, database_name, table_name,"
+                + " ghost_table, mapping, key_columns, method, instant_definition) VALUES (?, ?, ?, '', '', '', ?,"
+                + " ?)"))) {
+            ps.setString(1, migration);
+            ps.setString(2, database);
+            ps.setString(3, table);
+            ps.setString(4, INSTANT_STARTED);
+            ps.setString(5, definition);
+            ps.executeUpdate();
+        }
+    }
+
+    /** The definition recorded by {@link #saveInstantStarted} while the instant ALTER is not recorded done; or null. */
+    public static String instantStarted(Connection conn, String stateDatabase, String migration) throws SQLException {
+        try (PreparedStatement ps = conn.prepareStatement("SELECT instant_definition FROM "
+                + SqlIdentifiers.qualify(stateDatabase, "migrations") + " WHERE migration = ? AND method = '"
+                + INSTANT_STARTED + "'")) {
+            ps.setString(1, migration);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getString(1) : null;
+            }
+        } catch (SQLException e) {
+            if (e.getErrorCode() == 1146 || e.getErrorCode() == 1049 || e.getErrorCode() == 1054) {
+                return null;
+            }
+            throw e;
+        }
+    }
+
+    /** Forgets {@link #saveInstantStarted}'s record (the server refused the ALTER after all: the copy path runs). */
+    public static void forgetInstantStarted(Connection conn, String stateDatabase, String migration)
+            throws SQLException {
+        try (PreparedStatement ps = conn.prepareStatement("DELETE FROM " + SqlIdentifiers.qualify(stateDatabase,
+                "migrations") + " WHERE migration = ? AND method = '" + INSTANT_STARTED + "'")) {
+            ps.setString(1, migration);
+            ps.executeUpdate();
+        }
     }
 
     /** Records that the server ran {@code migration} instantly on this shard (no ghost, no plan for an applier). */

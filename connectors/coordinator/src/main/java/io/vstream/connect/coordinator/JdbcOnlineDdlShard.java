@@ -82,8 +82,29 @@ final class JdbcOnlineDdlShard implements OnlineDdlShard {
     }
 
     @Override
-    public String instantRefusal(String body) throws SQLException {
-        return InstantAlter.refusal(c, config.ddlDatabase(), config.ddlTable(), body);
+    public InstantAlter.Probe instantProbe(String body) throws SQLException {
+        return InstantAlter.probe(c, config.ddlDatabase(), config.ddlTable(), body);
+    }
+
+    @Override
+    public String tableDefinition() throws SQLException {
+        return SchemaReader.definition(c, config.ddlDatabase(), config.ddlTable());
+    }
+
+    @Override
+    public String instantStarted() throws SQLException {
+        return MigrationPlans.instantStarted(c, config.stateDatabase(), migration);
+    }
+
+    @Override
+    public void saveInstantStarted(String definition) throws SQLException {
+        MigrationPlans.saveInstantStarted(c, config.stateDatabase(), migration, config.ddlDatabase(),
+                config.ddlTable(), definition);
+    }
+
+    @Override
+    public void forgetInstantStarted() throws SQLException {
+        MigrationPlans.forgetInstantStarted(c, config.stateDatabase(), migration);
     }
 
     @Override

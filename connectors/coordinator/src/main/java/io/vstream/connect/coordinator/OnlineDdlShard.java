@@ -3,6 +3,7 @@ package io.vstream.connect.coordinator;
 import io.vstream.connect.coordinator.copy.GhostCopyState;
 import io.vstream.connect.coordinator.ddl.AlterPlan;
 import io.vstream.connect.coordinator.ddl.AlterRefusedException;
+import io.vstream.connect.coordinator.ddl.InstantAlter;
 import io.vstream.connect.jdbc.AppliedTable;
 import io.vstream.connect.jdbc.MigrationPlans;
 import java.sql.SQLException;
@@ -27,10 +28,25 @@ interface OnlineDdlShard extends AutoCloseable {
     boolean appliedInstantly() throws SQLException;
 
     /**
-     * Why the server cannot run the ALTER {@code body} instantly ({@code ALGORITHM=INSTANT}, asked on a probe table;
-     * its own words), or null when it can.
+     * Whether the server can run the ALTER {@code body} instantly ({@code ALGORITHM=INSTANT}, asked on a probe table):
+     * why not in its own words, or the definition the table will have after it.
      */
-    String instantRefusal(String body) throws SQLException;
+    InstantAlter.Probe instantProbe(String body) throws SQLException;
+
+    /** The table's definition now ({@link io.vstream.connect.coordinator.ddl.SchemaReader#definition}). */
+    String tableDefinition() throws SQLException;
+
+    /**
+     * The definition recorded before a try ran the ALTER instantly on this shard, while it is not recorded done
+     * ({@link #saveInstant}); null when no try has started.
+     */
+    String instantStarted() throws SQLException;
+
+    /** Records, before the ALTER runs instantly on this shard, the definition it is to give the table. */
+    void saveInstantStarted(String definition) throws SQLException;
+
+    /** Forgets {@link #saveInstantStarted}'s record (the server refused to run the ALTER instantly after all). */
+    void forgetInstantStarted() throws SQLException;
 
     /** The oldest transaction open on the server for longer than {@code age}, described; null when none. */
     String longTransaction(Duration age) throws SQLException;

@@ -3,6 +3,7 @@ package io.vstream.connect.coordinator;
 import io.vstream.connect.coordinator.copy.GhostCopyState;
 import io.vstream.connect.coordinator.ddl.AlterPlan;
 import io.vstream.connect.coordinator.ddl.AlterRefusedException;
+import io.vstream.connect.coordinator.ddl.InstantAlter;
 import io.vstream.connect.core.mapping.ColumnMapping;
 import io.vstream.connect.jdbc.AppliedTable;
 import io.vstream.connect.jdbc.MigrationPlans;
@@ -151,7 +152,10 @@ final class FakeOnlineDdlServers implements OnlineDdlServers {
         int probes;
         String longTransaction; // an open transaction the instant ALTER waits for, or null
         final Deque<SQLException> instantFails = new ArrayDeque<>(); // each instant ALTER in turn fails with the next
+        boolean appliedBeforeFailing; // a failing instant ALTER was applied all the same (its outcome lost)
         boolean appliedInstantly; // recorded in the state database
+        String instantStarted; // the definition recorded before a try ran the ALTER
+        String definition = "before"; // the table's definition: "after" once the instant ALTER is applied
         int instantAlters;
         Exception analyzeFails; // an SQLException or AlterRefusedException
         AlterPlan analyzed = alterPlan("ADD COLUMN note TEXT");
@@ -184,12 +188,32 @@ final class FakeOnlineDdlServers implements OnlineDdlServers {
         }
 
         @Override
-        public String instantRefusal(String body) throws SQLException {
+        public InstantAlter.Probe instantProbe(String body) throws SQLException {
             probes++;
             if (probeFails != null) {
                 throw probeFails;
             }
-            return instantRefusal;
+            return new InstantAlter.Probe(instantRefusal, instantRefusal == null ? "after" : null);
+        }
+
+        @Override
+        public String tableDefinition() {
+            return definition;
+        }
+
+        @Override
+        public String instantStarted() {
+            return appliedInstantly ? null : instantStarted;
+        }
+
+        @Override
+        public void saveInstantStarted(String definition) {
+            instantStarted = definition;
+        }
+
+        @Override
+        public void forgetInstantStarted() {
+            instantStarted = null;
         }
 
         @Override
@@ -201,8 +225,12 @@ final class FakeOnlineDdlServers implements OnlineDdlServers {
         public void alterInstantly(String body, Duration lockWait) throws SQLException {
             instantAlters++;
             if (!instantFails.isEmpty()) {
+                if (appliedBeforeFailing) {
+                    definition = "after";
+                }
                 throw instantFails.poll();
             }
+            definition = "after";
         }
 
         @Override

@@ -168,11 +168,62 @@ class OnlineDdlWorkflowTest {
     @Test
     void aRestartAfterSomeShardsRanTheAlterGoesOnWithTheOthersWithoutAskingAgain() throws Exception {
         servers.shard(A).appliedInstantly = true; // the shards decided before the restart
+        servers.shard(B).instantRefusal = null;
         WorkflowStatus s = workflow().step(WorkflowStatus.START);
         assertThat(s.state()).isEqualTo(WorkflowState.COMPLETE);
-        assertThat(servers.shard(B).probes).isZero();
+        assertThat(servers.shard(A).probes).isZero();
+        assertThat(servers.shard(B).probes).as("asked only for the definition it is to have").isEqualTo(1);
         assertThat(servers.shard(A).instantAlters).isZero();
         assertThat(servers.shard(B).instantAlters).isEqualTo(1);
+    }
+
+    private static SQLException lost() {
+        return new java.sql.SQLNonTransientConnectionException("(conn=7) Connection reset", "08S01", 0);
+    }
+
+    @Test
+    void anAlterAppliedByATryThatLostItsConnectionIsRecordedDoneNotRunTwice() throws Exception {
+        instantOnEveryShard();
+        servers.shard(B).instantFails.add(lost());
+        servers.shard(B).appliedBeforeFailing = true; // the server ran it; the coordinator never heard back
+        WorkflowStatus s = workflow().step(WorkflowStatus.START);
+        assertThat(s.state()).isEqualTo(WorkflowState.CREATED);
+        assertThat(s.attempts()).isEqualTo(1);
+        assertThat(s.reason()).startsWith("instant ALTER: the connection to shard 80- failed while the ALTER ran")
+                .endsWith("trying again, once it is known whether the ALTER was applied");
+        assertThat(servers.shard(B).instantStarted).isEqualTo("after");
+        s = workflow().step(s); // e.g. a restarted coordinator
+        assertThat(s.state()).isEqualTo(WorkflowState.COMPLETE);
+        assertThat(servers.shard(B).instantAlters).as("not run a second time").isEqualTo(1);
+        assertThat(servers.shard(B).appliedInstantly).isTrue();
+        assertThat(servers.shard(A).instantAlters).isEqualTo(1);
+        assertThat(servers.shard(B).probes).as("the first round's answer is on record").isEqualTo(1);
+    }
+
+    @Test
+    void anAlterNotAppliedByATryThatLostItsConnectionRunsAgain() throws Exception {
+        instantOnEveryShard();
+        servers.shard(A).instantFails.add(lost());
+        WorkflowStatus s = workflow().step(WorkflowStatus.START);
+        assertThat(s.state()).isEqualTo(WorkflowState.CREATED);
+        assertThat(servers.shard(B).instantAlters).as("the next shard waits").isZero();
+        s = workflow().step(s);
+        assertThat(s.state()).isEqualTo(WorkflowState.COMPLETE);
+        assertThat(servers.shard(A).instantAlters).isEqualTo(2);
+        assertThat(servers.shard(A).definition).isEqualTo("after");
+    }
+
+    @Test
+    void aConnectionThatKeepsFailingWhileTheAlterRunsFailsTheWorkflowAfterTheLimit() throws Exception {
+        instantOnEveryShard();
+        servers.shard(A).instantFails.addAll(List.of(lost(), lost(), lost()));
+        WorkflowStatus s = WorkflowStatus.START;
+        for (int i = 0; i < 3; i++) {
+            s = workflow().step(s);
+        }
+        assertThat(s.state()).isEqualTo(WorkflowState.FAILED);
+        assertThat(s.reason()).startsWith("instant ALTER: the connection to shard -80 failed while the ALTER ran, 3"
+                + " tries in all").contains("not altered twice");
     }
 
     @Test
@@ -183,6 +234,7 @@ class OnlineDdlWorkflowTest {
         WorkflowStatus s = workflow().step(WorkflowStatus.START);
         assertThat(s.state()).isEqualTo(WorkflowState.COPYING);
         assertThat(servers.shard(A).tables).contains(GHOST);
+        assertThat(servers.shard(A).instantStarted).as("the copy path forgets the instant try").isNull();
     }
 
     @Test

@@ -13,7 +13,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * The ghost's plain secondary indexes, built once after the server copy instead of row by row during it. A chunk
@@ -30,7 +29,6 @@ import java.util.regex.Pattern;
  */
 public final class DeferredIndexes {
     private static final String TABLE = "ghost_indexes";
-    private static final Pattern AUTO_INCREMENT = Pattern.compile(" AUTO_INCREMENT=\\d+");
 
     private DeferredIndexes() {
     }
@@ -79,8 +77,7 @@ public final class DeferredIndexes {
 
     /** A definition without its first line (the table's name) and its AUTO_INCREMENT counter. */
     static String normalize(String createTable) {
-        int nl = createTable.indexOf('\n');
-        return AUTO_INCREMENT.matcher(nl < 0 ? createTable : createTable.substring(nl + 1)).replaceAll("");
+        return io.vstream.connect.coordinator.ddl.SchemaReader.normalize(createTable);
     }
 
     /**

@@ -37,27 +37,35 @@ public final class InstantAlter {
     }
 
     /**
-     * Why the server cannot run {@code body} instantly on {@code database.table} (its own words), or null when it can:
-     * the ALTER runs with {@code ALGORITHM=INSTANT} on an empty probe table made {@code LIKE} the table (same columns,
-     * indexes, row format), which is dropped again.
+     * What the server says of an instant ALTER on a probe table: why it cannot run it instantly (its own words), or
+     * else null and the definition the table will have after it ({@link SchemaReader#definition}).
+     */
+    public record Probe(String refusal, String definition) {
+    }
+
+    /**
+     * Asks the server whether it can run {@code body} instantly on {@code database.table}: the ALTER runs with
+     * {@code ALGORITHM=INSTANT} on an empty probe table made {@code LIKE} the table (same columns, indexes, row
+     * format), whose definition after it is the one the table will have; the probe is dropped again.
      *
      * @throws SQLException when the shard fails (a lost connection): the question is still open
      */
-    public static String refusal(Connection c, String database, String table, String body) throws SQLException {
+    public static Probe probe(Connection c, String database, String table, String body) throws SQLException {
         String probe = PROBES.ghostOf(table);
         String qualifiedProbe = SqlIdentifiers.qualify(database, probe);
         if (SchemaReader.tableType(c, database, probe) != null) {
-            return "a table named " + qualifiedProbe + " exists (the name of the probe table): not tried";
+            return new Probe("a table named " + qualifiedProbe + " exists (the name of the probe table): not tried",
+                    null);
         }
         try {
             execute(c, "CREATE TABLE " + qualifiedProbe + " LIKE " + SqlIdentifiers.qualify(database, table));
             execute(c, "ALTER TABLE " + qualifiedProbe + " " + body + ", ALGORITHM=INSTANT");
-            return null;
+            return new Probe(null, SchemaReader.definition(c, database, probe));
         } catch (SQLException e) {
             if (ErrorClassifier.isRetriable(e)) {
                 throw e;
             }
-            return e.getMessage() + " (error " + e.getErrorCode() + ")";
+            return new Probe(e.getMessage() + " (error " + e.getErrorCode() + ")", null);
         } finally {
             execute(c, "DROP TABLE IF EXISTS " + qualifiedProbe);
         }

@@ -19,6 +19,8 @@ import java.util.Map;
  * information_schema and the table itself on the shard; writes nothing.
  */
 public final class SchemaReader {
+    private static final java.util.regex.Pattern AUTO_INCREMENT = java.util.regex.Pattern.compile(
+            " AUTO_INCREMENT=\\d+");
     private static final String ROLE = "online-ddl:inspect";
 
     private SchemaReader() {
@@ -115,6 +117,20 @@ public final class SchemaReader {
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(SqlTag.tag(ROLE, sql))) {
             return rs.next() && rs.getBoolean(1);
         }
+    }
+
+    /**
+     * The table's definition as {@code SHOW CREATE TABLE} gives it, without its first line (the table's name) and its
+     * AUTO_INCREMENT counter ({@link #normalize}): two tables with the same columns, keys and options compare equal.
+     */
+    public static String definition(Connection c, String db, String table) throws SQLException {
+        return normalize(showCreate(c, db, table));
+    }
+
+    /** A {@code SHOW CREATE TABLE} without its first line (the table's name) and its AUTO_INCREMENT counter. */
+    public static String normalize(String createTable) {
+        int nl = createTable.indexOf('\n');
+        return AUTO_INCREMENT.matcher(nl < 0 ? createTable : createTable.substring(nl + 1)).replaceAll("");
     }
 
     static String showCreate(Connection c, String db, String table) throws SQLException {
