@@ -22,6 +22,18 @@ final class DocumentedGrants {
 
     /** The statements of the block named {@code name} (e.g. "clone target"), for database {@code database}. */
     static List<String> statements(String name, String database) {
+        return parse(name, database, false);
+    }
+
+    /**
+     * The statements of the block named {@code name} that the page calls optional (a comment line above the statement
+     * says "(optional"): the workflow runs without them, e.g. only slower.
+     */
+    static List<String> optional(String name, String database) {
+        return parse(name, database, true);
+    }
+
+    private static List<String> parse(String name, String database, boolean onlyOptional) {
         List<String> lines;
         try {
             lines = Files.readAllLines(PAGE, StandardCharsets.UTF_8);
@@ -40,18 +52,26 @@ final class DocumentedGrants {
         }
         List<String> out = new ArrayList<>();
         StringBuilder current = new StringBuilder();
+        boolean optional = false; // the comment above the statement calls it optional
         for (i++; i < lines.size() && !lines.get(i).startsWith("```"); i++) {
             String line = lines.get(i).strip();
-            if (line.isEmpty() || line.startsWith("--")) {
+            if (line.startsWith("--")) {
+                optional |= line.contains("(optional");
+                continue;
+            }
+            if (line.isEmpty()) {
                 continue;
             }
             current.append(current.length() == 0 ? "" : " ").append(line);
             if (line.endsWith(";")) {
-                out.add(current.substring(0, current.length() - 1).replace("`commerce`", "`" + database + "`"));
+                if (optional || !onlyOptional) {
+                    out.add(current.substring(0, current.length() - 1).replace("`commerce`", "`" + database + "`"));
+                }
                 current.setLength(0);
+                optional = false;
             }
         }
-        if (out.isEmpty()) {
+        if (out.isEmpty() && !onlyOptional) {
             throw new IllegalArgumentException("the block '" + name + "' of docs/grants.md holds no statement");
         }
         return out;

@@ -727,7 +727,12 @@ class OnlineDdlIT {
         OnlineDdlMigration w = migration(db, "items");
         MariaDbServer shard = SHARDS.server(1);
         int i = 0;
+        List<String> optional = DocumentedGrants.optional("online-ddl shard", db);
+        assertThat(optional).as("BINLOG MONITOR only makes checksum slices faster").hasSize(1);
         for (String g : DocumentedGrants.statements("online-ddl shard", db)) {
+            if (optional.contains(g)) {
+                continue;
+            }
             java.util.regex.Matcher m = java.util.regex.Pattern.compile("^GRANT (.+) ON (\\S+) TO 'vstream_ddl'")
                     .matcher(g);
             if (!m.find()) {

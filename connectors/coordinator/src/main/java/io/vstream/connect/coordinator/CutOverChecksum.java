@@ -61,61 +61,62 @@ final class CutOverChecksum implements ChecksumSlices {
         VStreamCoordinatorConnectorConfig.Endpoint e = shards.get(shard);
         Duration budget = config.cutOverLockTimeout();
         try (Connection c = Servers.open(e)) {
-            MappedChecksum sum = checksums.get(shard);
-            if (sum == null) {
-                MigrationPlans.Plan plan = MigrationPlans.load(c, config.stateDatabase(), migration);
-                if (plan == null) {
-                    return new Slice("shard " + shard + " has no plan of migration " + migration, null);
+            long t0 = System.nanoTime();
+            applier.command(c, "PAUSE", null); // the applier comes to a stop while the comparison gets ready
+            try {
+                MappedChecksum sum = checksums.get(shard);
+                if (sum == null) {
+                    MigrationPlans.Plan plan = MigrationPlans.load(c, config.stateDatabase(), migration);
+                    if (plan == null) {
+                        return new Slice("shard " + shard + " has no plan of migration " + migration, null);
+                    }
+                    sum = MappedChecksum.prepare(c, plan, MappedChecksum.DEFAULT_CHUNK_ROWS);
+                    checksums.put(shard, sum);
+                    if (!sum.uncovered().isEmpty()) {
+                        LOG.info("Workflow {}: shard {}: the checksum leaves out {} (no conversion to the new type)",
+                                workflow, shard, sum.uncovered());
+                    }
                 }
-                sum = MappedChecksum.prepare(c, plan, MappedChecksum.DEFAULT_CHUNK_ROWS);
-                checksums.put(shard, sum);
-                if (!sum.uncovered().isEmpty()) {
-                    LOG.info("Workflow {}: shard {}: the checksum leaves out {} (no conversion to the new type)",
-                            workflow, shard, sum.uncovered());
+                try (Connection snapConn = Servers.open(e)) {
+                    return slice(shard, c, snapConn, sum, budget, t0);
                 }
-            }
-            try (Connection snapConn = Servers.open(e)) { // opened before the applier is held
-                return slice(shard, c, snapConn, sum, budget);
+            } finally {
+                applier.command(c, "RUN", null);
             }
         }
     }
 
-    private Slice slice(String shard, Connection c, Connection snapConn, MappedChecksum sum, Duration budget)
+    /** One slice on a shard whose applier was told to PAUSE at {@code t0} (the caller lets it RUN again). */
+    private Slice slice(String shard, Connection c, Connection snapConn, MappedChecksum sum, Duration budget, long t0)
             throws SQLException, InterruptedException {
-        long t0 = System.nanoTime();
-        applier.command(c, "PAUSE", null);
-        try {
-            if (applier.awaitAck(c, "PAUSE", null, budget) == null) {
-                return stalled("the applier on shard " + shard + " did not pause within " + budget.toMillis()
-                        + " ms");
+        if (applier.awaitAck(c, "PAUSE", null, budget) == null) {
+            return stalled("the applier on shard " + shard + " did not pause within " + budget.toMillis()
+                    + " ms");
+        }
+        try (ConsistentSnapshot snap = ConsistentSnapshot.open(snapConn, Flavor.MARIADB, null, c)) {
+            String s = snap.position().format();
+            applier.command(c, "STOP_AT", s);
+            Duration reach = reachBudget(budget);
+            if (applier.awaitAck(c, "STOP_AT", s, reach) == null) {
+                return stalled("the applier on shard " + shard + " did not reach " + s + " within "
+                        + reach.toMillis() + " ms");
             }
-            try (ConsistentSnapshot snap = ConsistentSnapshot.open(snapConn, Flavor.MARIADB, null, c)) {
-                String s = snap.position().format();
-                applier.command(c, "STOP_AT", s);
-                Duration reach = reachBudget(budget);
-                if (applier.awaitAck(c, "STOP_AT", s, reach) == null) {
-                    return stalled("the applier on shard " + shard + " did not reach " + s + " within "
-                            + reach.toMillis() + " ms");
-                }
-                long before = sum.rowsCompared();
-                MappedChecksum.Mismatch m = sum.compareUntil(snap.connection(), c,
-                        System.nanoTime() + budget.toNanos());
-                if (m != null) {
-                    LOG.error("Workflow {}: shard {}: checksum at {}: the ghost differs from the original: {}",
-                            workflow, shard, s, m.describe());
-                    return new Slice("checksum at " + s + " on shard " + shard + ": the ghost table differs from"
-                            + " the original through the mapping (" + m.describe() + "); the original is"
-                            + " untouched; cancel and run the migration again", null);
-                }
-                LOG.info("Workflow {}: shard {}: original and ghost match at {}: {} rows in this slice, {} rows"
-                        + " ({} chunks) so far{}; the applier was stopped {} ms", workflow, shard, s,
-                        sum.rowsCompared() - before, sum.rowsCompared(), sum.chunksCompared(),
-                        sum.done() ? ", complete" : "", (System.nanoTime() - t0) / 1_000_000);
-                stalls = 0;
-                return Slice.GO_ON;
+            long before = sum.rowsCompared();
+            MappedChecksum.Mismatch m = sum.compareUntil(snap.connection(), c,
+                    System.nanoTime() + budget.toNanos());
+            if (m != null) {
+                LOG.error("Workflow {}: shard {}: checksum at {}: the ghost differs from the original: {}",
+                        workflow, shard, s, m.describe());
+                return new Slice("checksum at " + s + " on shard " + shard + ": the ghost table differs from"
+                        + " the original through the mapping (" + m.describe() + "); the original is"
+                        + " untouched; cancel and run the migration again", null);
             }
-        } finally {
-            applier.command(c, "RUN", null);
+            LOG.info("Workflow {}: shard {}: original and ghost match at {}: {} rows in this slice, {} rows"
+                    + " ({} chunks) so far{}; the applier was stopped {} ms", workflow, shard, s,
+                    sum.rowsCompared() - before, sum.rowsCompared(), sum.chunksCompared(),
+                    sum.done() ? ", complete" : "", (System.nanoTime() - t0) / 1_000_000);
+            stalls = 0;
+            return Slice.GO_ON;
         }
     }
 
