@@ -2,12 +2,12 @@ package io.vstream.connect.sink;
 
 import io.vstream.connect.core.sql.SqlIdentifiers;
 import io.vstream.connect.core.sql.SqlTag;
+import io.vstream.connect.jdbc.StateTables;
 import io.vstream.connect.jdbc.StreamPartition;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -29,13 +29,11 @@ final class RowSchemaStore {
     }
 
     static void ensure(Connection ddl, String stateDatabase) throws SQLException {
-        try (Statement st = ddl.createStatement()) {
-            st.execute(SqlTag.tag("sink", "CREATE TABLE IF NOT EXISTS " + SqlIdentifiers.qualify(stateDatabase,
-                    "row_schemas") + " (stream VARCHAR(128) NOT NULL, topic VARCHAR(249) NOT NULL,"
-                    + " kafka_partition INT NOT NULL, source_table VARCHAR(64) NOT NULL, field_offset BIGINT NOT NULL,"
-                    + " row_schema MEDIUMTEXT NOT NULL,"
-                    + " PRIMARY KEY (stream, topic, kafka_partition, source_table, field_offset)) ENGINE=InnoDB"));
-        }
+        StateTables.create(ddl, stateDatabase, SqlTag.tag("sink", "CREATE TABLE IF NOT EXISTS "
+                + SqlIdentifiers.qualify(stateDatabase, "row_schemas") + " (stream VARCHAR(128) NOT NULL, topic"
+                + " VARCHAR(249) NOT NULL, kafka_partition INT NOT NULL, source_table VARCHAR(64) NOT NULL, field_offset"
+                + " BIGINT NOT NULL, row_schema MEDIUMTEXT NOT NULL,"
+                + " PRIMARY KEY (stream, topic, kafka_partition, source_table, field_offset)) ENGINE=InnoDB"));
     }
 
     /** One stored row schema: the table, the offset of the FIELD record that announced it, its JSON. */

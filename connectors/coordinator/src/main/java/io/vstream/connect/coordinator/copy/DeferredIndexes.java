@@ -3,6 +3,7 @@ package io.vstream.connect.coordinator.copy;
 import io.vstream.connect.core.error.ServerErrors;
 import io.vstream.connect.core.sql.SqlIdentifiers;
 import io.vstream.connect.core.sql.SqlTag;
+import io.vstream.connect.jdbc.StateTables;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -202,11 +203,11 @@ public final class DeferredIndexes {
     }
 
     private static void ensure(Connection c, String stateDb) throws SQLException {
-        execute(c, "CREATE DATABASE IF NOT EXISTS " + SqlIdentifiers.quote(stateDb));
-        execute(c, "CREATE TABLE IF NOT EXISTS " + SqlIdentifiers.qualify(stateDb, TABLE) + " (migration"
-                + " VARCHAR(128) NOT NULL PRIMARY KEY, clauses MEDIUMTEXT NOT NULL, definition MEDIUMTEXT NOT NULL,"
-                + " restored TINYINT NOT NULL DEFAULT 0, updated_at TIMESTAMP(6) NOT NULL DEFAULT"
-                + " CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6)) ENGINE=InnoDB");
+        StateTables.create(c, stateDb, SqlTag.tag(GhostCopyStatements.TAG, "CREATE TABLE IF NOT EXISTS "
+                + SqlIdentifiers.qualify(stateDb, TABLE) + " (migration VARCHAR(128) NOT NULL PRIMARY KEY, clauses"
+                + " MEDIUMTEXT NOT NULL, definition MEDIUMTEXT NOT NULL, restored TINYINT NOT NULL DEFAULT 0,"
+                + " updated_at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6))"
+                + " ENGINE=InnoDB"));
     }
 
     private static Set<String> indexNames(Connection c, String db, String table) throws SQLException {

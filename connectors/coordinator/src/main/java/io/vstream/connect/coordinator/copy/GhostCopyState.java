@@ -6,11 +6,11 @@ import io.vstream.connect.core.position.OffsetCodec;
 import io.vstream.connect.core.position.TableLastPk;
 import io.vstream.connect.core.sql.SqlIdentifiers;
 import io.vstream.connect.core.sql.SqlTag;
+import io.vstream.connect.jdbc.StateTables;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -47,16 +47,13 @@ public final class GhostCopyState {
     }
 
     static void ensure(Connection c, String stateDb) throws SQLException {
-        try (Statement st = c.createStatement()) {
-            st.execute("CREATE DATABASE IF NOT EXISTS " + SqlIdentifiers.quote(stateDb));
-            st.execute(SqlTag.tag(GhostCopyStatements.TAG, "CREATE TABLE IF NOT EXISTS "
-                    + SqlIdentifiers.qualify(stateDb, TABLE) + " (migration VARCHAR(128) NOT NULL, range_no INT NOT"
-                    + " NULL, last_key MEDIUMTEXT NULL, range_end MEDIUMTEXT NULL, rows_copied BIGINT NOT NULL DEFAULT"
-                    + " 0, done TINYINT NOT NULL DEFAULT 0, updated_at TIMESTAMP(6) NOT NULL DEFAULT"
-                    + " CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6), PRIMARY KEY (migration, range_no))"
-                    + " ENGINE=InnoDB"));
-            HeldRows.ensure(st, stateDb);
-        }
+        StateTables.create(c, stateDb, SqlTag.tag(GhostCopyStatements.TAG, "CREATE TABLE IF NOT EXISTS "
+                + SqlIdentifiers.qualify(stateDb, TABLE) + " (migration VARCHAR(128) NOT NULL, range_no INT NOT"
+                + " NULL, last_key MEDIUMTEXT NULL, range_end MEDIUMTEXT NULL, rows_copied BIGINT NOT NULL DEFAULT"
+                + " 0, done TINYINT NOT NULL DEFAULT 0, updated_at TIMESTAMP(6) NOT NULL DEFAULT"
+                + " CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6), PRIMARY KEY (migration, range_no))"
+                + " ENGINE=InnoDB"));
+        HeldRows.ensure(c, stateDb);
     }
 
     /** The migration's ranges in order; empty when its copy has not been planned on this shard. */

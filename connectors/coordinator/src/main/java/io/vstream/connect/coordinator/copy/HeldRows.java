@@ -5,11 +5,11 @@ import io.vstream.connect.core.position.OffsetCodec;
 import io.vstream.connect.core.position.TableLastPk;
 import io.vstream.connect.core.sql.SqlIdentifiers;
 import io.vstream.connect.core.sql.SqlTag;
+import io.vstream.connect.jdbc.StateTables;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -33,8 +33,8 @@ final class HeldRows {
     }
 
     /** Creates the table (the caller created the database). */
-    static void ensure(Statement st, String stateDb) throws SQLException {
-        st.execute(SqlTag.tag(GhostCopyStatements.TAG, "CREATE TABLE IF NOT EXISTS "
+    static void ensure(Connection c, String stateDb) throws SQLException {
+        StateTables.create(c, stateDb, SqlTag.tag(GhostCopyStatements.TAG, "CREATE TABLE IF NOT EXISTS "
                 + SqlIdentifiers.qualify(stateDb, TABLE) + " (id BIGINT NOT NULL AUTO_INCREMENT, migration"
                 + " VARCHAR(128) NOT NULL, range_no INT NOT NULL, row_key MEDIUMTEXT NOT NULL, PRIMARY KEY (id),"
                 + " KEY by_range (migration, range_no)) ENGINE=InnoDB"));

@@ -3,11 +3,11 @@ package io.vstream.connect.coordinator.ddl;
 import io.vstream.connect.core.error.ServerErrors;
 import io.vstream.connect.core.sql.SqlIdentifiers;
 import io.vstream.connect.core.sql.SqlTag;
+import io.vstream.connect.jdbc.StateTables;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 
 /**
  * Marks the ghost tables a workflow creates as its own: one row per ghost in {@code <state database>.ghost_tables}
@@ -49,15 +49,12 @@ final class GhostRegistry {
 
     /** Marks {@code db.ghost} (the ghost of {@code db.original}) as {@code workflow}'s, replacing any earlier mark. */
     void claim(Connection c, String db, String original, String ghost, String workflow) throws SQLException {
-        try (Statement st = c.createStatement()) {
-            st.execute(SqlTag.tag(ROLE, "CREATE DATABASE IF NOT EXISTS " + SqlIdentifiers.quote(stateDb)));
-            st.execute(SqlTag.tag(ROLE, "CREATE TABLE IF NOT EXISTS " + table()
-                    + " (table_schema VARCHAR(64) NOT NULL, ghost_name VARCHAR(64) NOT NULL,"
-                    + " table_name VARCHAR(64) NOT NULL, workflow VARCHAR(255) NOT NULL,"
-                    + " created_at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6),"
-                    + " PRIMARY KEY (table_schema, ghost_name)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4"
-                    + " COLLATE=utf8mb4_bin"));
-        }
+        StateTables.create(c, stateDb, SqlTag.tag(ROLE, "CREATE TABLE IF NOT EXISTS " + table()
+                + " (table_schema VARCHAR(64) NOT NULL, ghost_name VARCHAR(64) NOT NULL,"
+                + " table_name VARCHAR(64) NOT NULL, workflow VARCHAR(255) NOT NULL,"
+                + " created_at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6),"
+                + " PRIMARY KEY (table_schema, ghost_name)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4"
+                + " COLLATE=utf8mb4_bin"));
         try (PreparedStatement ps = c.prepareStatement(SqlTag.tag(ROLE, "INSERT INTO " + table()
                 + " (table_schema, ghost_name, table_name, workflow) VALUES (?, ?, ?, ?) ON DUPLICATE KEY UPDATE"
                 + " table_name = VALUES(table_name), workflow = VALUES(workflow),"
