@@ -1,5 +1,6 @@
 package io.vstream.connect.jdbc;
 
+import io.vstream.connect.core.error.ErrorClassifier;
 import io.vstream.connect.core.position.Flavor;
 import io.vstream.connect.core.position.GtidPosition;
 import java.sql.Connection;
@@ -27,20 +28,30 @@ public final class ConsistentSnapshot implements AutoCloseable {
     private final Connection conn;
     private final GtidPosition position;
     private final boolean readBinlog;
+    private final boolean probeDenied;
 
     private ConsistentSnapshot(Connection conn, GtidPosition position) {
-        this(conn, position, false);
+        this(conn, position, false, false);
     }
 
-    private ConsistentSnapshot(Connection conn, GtidPosition position, boolean readBinlog) {
+    private ConsistentSnapshot(Connection conn, GtidPosition position, boolean readBinlog, boolean probeDenied) {
         this.conn = conn;
         this.position = position;
         this.readBinlog = readBinlog;
+        this.probeDenied = probeDenied;
     }
 
     /** Whether the position was found by reading the binlog file ({@code BINLOG_GTID_POS()}, MariaDB). */
     public boolean readBinlog() {
         return readBinlog;
+    }
+
+    /**
+     * Whether the probe's account may not read the binlog's end ({@code SHOW MASTER STATUS} refused: it lacks
+     * {@code BINLOG MONITOR}); a caller then stops passing a probe.
+     */
+    public boolean probeDenied() {
+        return probeDenied;
     }
 
     /**
@@ -72,7 +83,8 @@ public final class ConsistentSnapshot implements AutoCloseable {
                     throw new ConnectException("The server did not report the snapshot's binlog coordinates"
                             + " (binlog_snapshot_file/position): is binary logging on?");
                 }
-                String gtid = probe == null ? null : gtidAtEnd(probe, file, Long.parseLong(pos));
+                boolean[] denied = {false};
+                String gtid = probe == null ? null : gtidAtEnd(probe, file, Long.parseLong(pos), denied);
                 if (gtid != null) {
                     return new ConsistentSnapshot(conn, GtidPosition.parse(Flavor.MARIADB, gtid));
                 }
@@ -89,7 +101,7 @@ public final class ConsistentSnapshot implements AutoCloseable {
                             + " BINLOG_GTID_POS('" + file + "', " + pos + ") returned NULL (the binlog file may have"
                             + " been purged just now); the copy will not start from an inexact position");
                 }
-                return new ConsistentSnapshot(conn, GtidPosition.parse(Flavor.MARIADB, gtid), true);
+                return new ConsistentSnapshot(conn, GtidPosition.parse(Flavor.MARIADB, gtid), true, denied[0]);
             }
             st.execute("/* vstream-connect:copy */ LOCK TABLES " + lockTable + " READ");
             String executed;
@@ -109,9 +121,9 @@ public final class ConsistentSnapshot implements AutoCloseable {
     /**
      * The GTID position of the snapshot at {@code (file, pos)} when the binlog still ends there, read on {@code probe}:
      * {@code @@gtid_binlog_pos}, the binlog's end ({@code SHOW MASTER STATUS}), {@code @@gtid_binlog_pos} again; null
-     * when they do not agree ({@link #atEnd}) or the account may not read the binlog's end.
+     * when they do not agree ({@link #atEnd}) or the account may not read the binlog's end ({@code denied[0]} set).
      */
-    static String gtidAtEnd(Connection probe, String file, long pos) {
+    static String gtidAtEnd(Connection probe, String file, long pos, boolean[] denied) {
         try (Statement st = probe.createStatement()) {
             String before = gtidBinlogPos(st);
             String endFile;
@@ -125,7 +137,9 @@ public final class ConsistentSnapshot implements AutoCloseable {
             }
             return atEnd(file, pos, before, endFile, endPos, gtidBinlogPos(st));
         } catch (SQLException e) {
-            return null; // no BINLOG MONITOR (or the probe failed): the snapshot's position is read from the file
+            // no BINLOG MONITOR (or the probe failed): the snapshot's position is read from the file
+            denied[0] = ErrorClassifier.isAccessDenied(e);
+            return null;
         }
     }
 

@@ -38,6 +38,7 @@ final class CutOverChecksum implements ChecksumSlices {
     private final ApplierChannel applier;
     private final Map<String, MappedChecksum> checksums = new HashMap<>();
     private int stalls;
+    private boolean probeBinlogEnd = true; // false once the account was refused SHOW MASTER STATUS
 
     CutOverChecksum(VStreamCoordinatorConnectorConfig config, String workflow, String migration,
                     ApplierChannel applier) {
@@ -93,7 +94,14 @@ final class CutOverChecksum implements ChecksumSlices {
             return stalled("the applier on shard " + shard + " did not pause within " + budget.toMillis()
                     + " ms");
         }
-        try (ConsistentSnapshot snap = ConsistentSnapshot.open(snapConn, Flavor.MARIADB, null, c)) {
+        try (ConsistentSnapshot snap = ConsistentSnapshot.open(snapConn, Flavor.MARIADB, null,
+                probeBinlogEnd ? c : null)) {
+            if (snap.probeDenied()) {
+                probeBinlogEnd = false;
+                LOG.info("Workflow {}: the account may not read the binlog's end (SHOW MASTER STATUS); each checksum"
+                        + " slice reads the binlog file for its position instead, which takes longer in a large file:"
+                        + " GRANT BINLOG MONITOR ON *.* to it (docs/grants.md)", workflow);
+            }
             String s = snap.position().format();
             applier.command(c, "STOP_AT", s);
             Duration reach = reachBudget(budget);

@@ -93,6 +93,7 @@ class ConsistentSnapshotIT {
              Connection c = server.connect(db);
              ConsistentSnapshot snap = ConsistentSnapshot.open(c, Flavor.MARIADB, null, probe)) {
             assertThat(snap.readBinlog()).isTrue();
+            assertThat(snap.probeDenied()).as("SHOW MASTER STATUS refused: the caller stops probing").isTrue();
             assertThat(snap.position()).isEqualTo(positionOfItsCoordinates(c));
         }
     }
