@@ -83,11 +83,11 @@ public final class ConsistentSnapshot implements AutoCloseable {
                     throw new ConnectException("The server did not report the snapshot's binlog coordinates"
                             + " (binlog_snapshot_file/position): is binary logging on?");
                 }
-                boolean[] denied = {false};
-                String gtid = probe == null ? null : gtidAtEnd(probe, file, Long.parseLong(pos), denied);
-                if (gtid != null) {
-                    return new ConsistentSnapshot(conn, GtidPosition.parse(Flavor.MARIADB, gtid));
+                Probe probed = probe == null ? Probe.NONE : gtidAtEnd(probe, file, Long.parseLong(pos));
+                if (probed.gtid() != null) {
+                    return new ConsistentSnapshot(conn, GtidPosition.parse(Flavor.MARIADB, probed.gtid()));
                 }
+                String gtid;
                 try (PreparedStatement ps = conn.prepareStatement("SELECT BINLOG_GTID_POS(?, ?)")) {
                     ps.setString(1, file);
                     ps.setLong(2, Long.parseLong(pos));
@@ -101,7 +101,7 @@ public final class ConsistentSnapshot implements AutoCloseable {
                             + " BINLOG_GTID_POS('" + file + "', " + pos + ") returned NULL (the binlog file may have"
                             + " been purged just now); the copy will not start from an inexact position");
                 }
-                return new ConsistentSnapshot(conn, GtidPosition.parse(Flavor.MARIADB, gtid), true, denied[0]);
+                return new ConsistentSnapshot(conn, GtidPosition.parse(Flavor.MARIADB, gtid), true, probed.denied());
             }
             st.execute("/* vstream-connect:copy */ LOCK TABLES " + lockTable + " READ");
             String executed;
@@ -118,28 +118,32 @@ public final class ConsistentSnapshot implements AutoCloseable {
         }
     }
 
+    /** What a probe found: the snapshot's GTID position (null: none), and whether its account was refused. */
+    record Probe(String gtid, boolean denied) {
+        static final Probe NONE = new Probe(null, false);
+    }
+
     /**
      * The GTID position of the snapshot at {@code (file, pos)} when the binlog still ends there, read on {@code probe}:
-     * {@code @@gtid_binlog_pos}, the binlog's end ({@code SHOW MASTER STATUS}), {@code @@gtid_binlog_pos} again; null
-     * when they do not agree ({@link #atEnd}) or the account may not read the binlog's end ({@code denied[0]} set).
+     * {@code @@gtid_binlog_pos}, the binlog's end ({@code SHOW MASTER STATUS}), {@code @@gtid_binlog_pos} again; none
+     * when they do not agree ({@link #atEnd}) or the account may not read the binlog's end (then denied).
      */
-    static String gtidAtEnd(Connection probe, String file, long pos, boolean[] denied) {
+    static Probe gtidAtEnd(Connection probe, String file, long pos) {
         try (Statement st = probe.createStatement()) {
             String before = gtidBinlogPos(st);
             String endFile;
             long endPos;
             try (ResultSet rs = st.executeQuery("SHOW MASTER STATUS")) {
                 if (!rs.next()) {
-                    return null;
+                    return Probe.NONE;
                 }
                 endFile = rs.getString(1);
                 endPos = rs.getLong(2);
             }
-            return atEnd(file, pos, before, endFile, endPos, gtidBinlogPos(st));
+            return new Probe(atEnd(file, pos, before, endFile, endPos, gtidBinlogPos(st)), false);
         } catch (SQLException e) {
             // no BINLOG MONITOR (or the probe failed): the snapshot's position is read from the file
-            denied[0] = ErrorClassifier.isAccessDenied(e);
-            return null;
+            return new Probe(null, ErrorClassifier.isAccessDenied(e));
         }
     }
 

@@ -17,8 +17,8 @@ import java.util.List;
  * instantly ({@code ALGORITHM=INSTANT}, no ghost) is recorded there too, with {@code method = 'instant'}: it has no
  * plan for an applier ({@link #load} returns none), and the coordinator reads it back ({@link #appliedInstantly});
  * before it runs such an ALTER it records the definition the table is to have ({@code method = 'instant-started'},
- * {@link #saveInstantStarted}). A migration that may be reverted has two more rows, its <em>direction plans</em> ({@link #saveDirection},
- * {@code method = 'revert'}): after the cut-over's swap the table's changes go into the table that follows it, the kept
+ * {@link #saveInstantStarted}). A migration that may be reverted has two more rows, its <em>direction plans</em>
+ * ({@link #saveDirection}, {@code method = 'revert'}): after the cut-over's swap the table's changes go into the table that follows it, the kept
  * original through the reverse mapping ({@link #revertKey}), and after a revert's swap the ALTERed table through the
  * forward mapping again ({@link #forwardKey}); each swap of the two activates the other ({@link #activateDirection}).
  */
@@ -104,6 +104,12 @@ public final class MigrationPlans {
      */
     public static void saveInstantStarted(Connection conn, String stateDatabase, String migration, String database,
                                           String table, String definition) throws SQLException {
+        saveInstantRow(conn, stateDatabase, migration, database, table, INSTANT_STARTED, definition);
+    }
+
+    /** The row of an instant ALTER ({@code method}: started or done; the definition only while started). */
+    private static void saveInstantRow(Connection conn, String stateDatabase, String migration, String database,
+                                       String table, String method, String definition) throws SQLException {
         ensure(conn, stateDatabase);
         try (PreparedStatement ps = conn.prepareStatement(SqlTag.tag("coordinator", "REPLACE INTO "
                 + SqlIdentifiers.qualify(stateDatabase, "migrations") + " (migration, database_name, table_name,"
@@ -112,7 +118,7 @@ public final class MigrationPlans {
             ps.setString(1, migration);
             ps.setString(2, database);
             ps.setString(3, table);
-            ps.setString(4, INSTANT_STARTED);
+            ps.setString(4, method);
             ps.setString(5, definition);
             ps.executeUpdate();
         }
@@ -128,11 +134,19 @@ public final class MigrationPlans {
                 return rs.next() ? rs.getString(1) : null;
             }
         } catch (SQLException e) {
-            if (e.getErrorCode() == 1146 || e.getErrorCode() == 1049 || e.getErrorCode() == 1054) {
+            if (noStateYet(e)) {
                 return null;
             }
             throw e;
         }
+    }
+
+    /**
+     * Whether {@code e} says the shard holds no such state yet: no state database or table, or a table of an earlier
+     * version without the column asked for.
+     */
+    private static boolean noStateYet(SQLException e) {
+        return e.getErrorCode() == 1146 || e.getErrorCode() == 1049 || e.getErrorCode() == 1054;
     }
 
     /** Forgets {@link #saveInstantStarted}'s record (the server refused the ALTER after all: the copy path runs). */
@@ -148,16 +162,7 @@ public final class MigrationPlans {
     /** Records that the server ran {@code migration} instantly on this shard (no ghost, no plan for an applier). */
     public static void saveInstant(Connection conn, String stateDatabase, String migration, String database,
                                    String table) throws SQLException {
-        ensure(conn, stateDatabase);
-        try (PreparedStatement ps = conn.prepareStatement(SqlTag.tag("coordinator", "REPLACE INTO "
-                + SqlIdentifiers.qualify(stateDatabase, "migrations") + " (migration, database_name, table_name,"
-                + " ghost_table, mapping, key_columns, method) VALUES (?, ?, ?, '', '', '', ?)"))) {
-            ps.setString(1, migration);
-            ps.setString(2, database);
-            ps.setString(3, table);
-            ps.setString(4, INSTANT);
-            ps.executeUpdate();
-        }
+        saveInstantRow(conn, stateDatabase, migration, database, table, INSTANT, null);
     }
 
     /** Whether the server ran {@code migration} instantly on this shard ({@link #saveInstant}). */
@@ -170,7 +175,7 @@ public final class MigrationPlans {
                 return rs.next() && INSTANT.equals(rs.getString(1));
             }
         } catch (SQLException e) {
-            if (e.getErrorCode() == 1146 || e.getErrorCode() == 1049 || e.getErrorCode() == 1054) {
+            if (noStateYet(e)) {
                 return false;
             }
             throw e;
@@ -260,7 +265,7 @@ public final class MigrationPlans {
                         : java.time.Instant.ofEpochMilli(since.movePointRight(3).longValue()));
             }
         } catch (SQLException e) {
-            if (e.getErrorCode() == 1146 || e.getErrorCode() == 1049 || e.getErrorCode() == 1054) {
+            if (noStateYet(e)) {
                 return null;
             }
             throw e;

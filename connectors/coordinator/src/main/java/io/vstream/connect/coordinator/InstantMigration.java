@@ -56,16 +56,20 @@ final class InstantMigration {
             return null;
         }
         List<String> pending = new ArrayList<>();
-        boolean started = false; // a try has begun: the server was asked already, and said it can
+        Map<String, String> recorded = new HashMap<>(); // per shard: the definition a try that began recorded
         for (String shard : shards) {
             try (OnlineDdlShard s = servers.open(shard)) {
                 if (!s.appliedInstantly()) {
                     pending.add(shard);
-                    started |= s.instantStarted() != null;
+                    String started = s.instantStarted();
+                    if (started != null) {
+                        recorded.put(shard, started);
+                    }
                 }
             }
         }
-        boolean none = pending.size() == shards.size() && !started;
+        // no shard has it and no try has begun (once one has, the server was asked already, and said it can)
+        boolean none = pending.size() == shards.size() && recorded.isEmpty();
         Map<String, String> definitions = new HashMap<>(); // per shard: what the ALTER is to make of the table
         if (none) {
             for (String shard : shards) {
@@ -83,8 +87,8 @@ final class InstantMigration {
         Duration wait = config.cutOverLockTimeout();
         for (String shard : pending) {
             try (OnlineDdlShard s = servers.open(shard)) {
-                String recorded = s.instantStarted();
-                if (recorded != null && recorded.equals(s.tableDefinition())) {
+                String before = recorded.get(shard);
+                if (before != null && before.equals(s.tableDefinition())) {
                     s.saveInstant();
                     LOG.info("Workflow {}: shard {}: the table has the definition the ALTER gives it (an earlier try"
                             + " applied it without seeing its outcome); recorded done", workflow, shard);
@@ -97,7 +101,7 @@ final class InstantMigration {
                             + " on shard " + shard + " " + busy + " (it may hold the table); it runs once that"
                             + " transaction has ended");
                 }
-                String definition = recorded != null ? recorded : definitions.get(shard);
+                String definition = before != null ? before : definitions.get(shard);
                 if (definition == null) { // a restarted coordinator: the other shards have it, or a try began
                     InstantAlter.Probe probe = s.instantProbe(body);
                     if (probe.refusal() != null) {
@@ -107,7 +111,7 @@ final class InstantMigration {
                     }
                     definition = probe.definition();
                 }
-                if (recorded == null) {
+                if (before == null) {
                     s.saveInstantStarted(definition);
                 }
                 long begin = System.nanoTime();

@@ -335,17 +335,18 @@ public class VStreamSinkTask extends SinkTask {
             throw new ConnectException("The target has kept failing for longer than retry.max.duration.ms ("
                     + settings.retryMaxDuration().toMillis() + " ms); last error: " + c.reason(), e);
         }
-        if (ErrorClassifier.isDeadlock(e)) {
+        boolean deadlock = ErrorClassifier.isDeadlock(e);
+        if (deadlock) {
             if (now >= oneByOneUntilMs) {
                 LOG.info("{}: a deadlock: committing each source transaction on its own for the next {} ms", tp,
                         ONE_BY_ONE_AFTER_DEADLOCK_MS);
             }
             oneByOneUntilMs = now + ONE_BY_ONE_AFTER_DEADLOCK_MS;
         }
-        boolean deadlock = ErrorClassifier.isDeadlock(e) && ++deadlocksInRow <= IMMEDIATE_DEADLOCK_RETRIES;
-        long wait = deadlock ? 0 : backoff.failed();
+        boolean atOnce = deadlock && ++deadlocksInRow <= IMMEDIATE_DEADLOCK_RETRIES;
+        long wait = atOnce ? 0 : backoff.failed();
         LOG.warn("{}: retriable error at offset {} ({}); retrying {}", tp, r.kafkaOffset(), c.reason(),
-                deadlock ? "at once (deadlock " + deadlocksInRow + " in a row)" : "in " + wait + " ms");
+                atOnce ? "at once (deadlock " + deadlocksInRow + " in a row)" : "in " + wait + " ms");
         ApplierMetrics m = metrics.get(tp);
         if (m != null) {
             m.retried();
