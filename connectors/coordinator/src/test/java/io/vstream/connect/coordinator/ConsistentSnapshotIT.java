@@ -35,14 +35,17 @@ class ConsistentSnapshotIT {
         server.execute(db, "CREATE TABLE t (id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, v INT)");
         AtomicBoolean writing = new AtomicBoolean(true);
         AtomicLong commits = new AtomicLong();
+        java.util.concurrent.atomic.AtomicReference<Exception> writerFailed = new java.util.concurrent.atomic
+                .AtomicReference<>();
         Thread writer = new Thread(() -> {
             try (Connection w = server.connect(db); Statement st = w.createStatement()) {
                 while (writing.get()) {
                     st.executeUpdate("INSERT INTO t (v) VALUES (1)");
                     commits.incrementAndGet();
+                    Thread.sleep(2); // the load's pace: a commit every few ms, so some probes fall between two
                 }
             } catch (Exception e) {
-                throw new IllegalStateException(e);
+                writerFailed.set(e);
             }
         }, "snapshot-it-writer");
         writer.start();
@@ -50,9 +53,12 @@ class ConsistentSnapshotIT {
         int read = 0;
         Long rowsLess = null;
         try (Connection probe = server.connect(db)) {
-            while (commits.get() < 50) {
-                Thread.onSpinWait();
+            long deadline = System.nanoTime() + java.time.Duration.ofMinutes(3).toNanos();
+            while (commits.get() < 50 && writerFailed.get() == null && System.nanoTime() < deadline) {
+                Thread.sleep(10);
             }
+            assertThat(writerFailed.get()).as("the writer").isNull();
+            assertThat(commits.get()).as("commits before the snapshots").isGreaterThanOrEqualTo(50);
             for (int i = 0; i < 200; i++) {
                 try (Connection c = server.connect(db);
                      ConsistentSnapshot snap = ConsistentSnapshot.open(c, Flavor.MARIADB, null, probe)) {
@@ -76,6 +82,7 @@ class ConsistentSnapshotIT {
             writing.set(false);
             writer.join();
         }
+        assertThat(writerFailed.get()).as("the writer").isNull();
         assertThat(probed).as("snapshots placed by the probe (the others: %d read from the binlog)", read)
                 .isPositive();
     }
