@@ -96,6 +96,8 @@ class BinlogEventSequenceTest {
                 new RecordFactory("c", "vs", "ks", SHARD, 1, new RecordSizeLimit(RecordSizeLimit.KAFKA_DEFAULT)),
                 new StreamMetrics(), definitions, out::add, clock, start);
         s.connecting(CHARSETS, null);
+        s.maybeHeartbeat(0, false); // the start position, told at once (startPositionIsToldAtOnce); drained here
+        out.clear();
         return s;
     }
 
@@ -501,6 +503,19 @@ class BinlogEventSequenceTest {
                 .isInstanceOf(ConnectException.class)
                 .hasMessageContaining("binlog_transaction_compression=OFF")
                 .hasMessageContaining("MariaDB/0-1-10");
+    }
+
+    @Test
+    void startPositionIsToldAtOnce() {
+        BinlogEventSequence s = new BinlogEventSequence(SHARD, SETTINGS,
+                new RecordFactory("c", "vs", "ks", SHARD, 1, new RecordSizeLimit(RecordSizeLimit.KAFKA_DEFAULT)),
+                new StreamMetrics(), definitions, out::add, clock, at("MariaDB/0-1-10"));
+        s.connecting(CHARSETS, null);
+        s.onEvent(rotate()); // the first event a connection reads
+        assertThat(out).extracting(BinlogEventSequenceTest::type).containsExactly("HEARTBEAT");
+        assertThat(out.get(0).record().sourceOffset().get("gtid")).isEqualTo("MariaDB/0-1-10");
+        s.onEvent(rotate());
+        assertThat(out).as("then once per interval").hasSize(1);
     }
 
     @Test

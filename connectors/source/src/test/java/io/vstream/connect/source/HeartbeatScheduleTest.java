@@ -16,8 +16,17 @@ class HeartbeatScheduleTest {
     }
 
     @Test
+    void dueAtOnceBeforeAnythingWasEmitted() {
+        HeartbeatSchedule h = new HeartbeatSchedule(Duration.ofSeconds(1), 5 * SECOND);
+        assertThat(h.due(false, 5 * SECOND)).as("the start position is told at once").isTrue();
+        h.emitted(COMMIT, 5 * SECOND);
+        assertThat(h.due(false, 6 * SECOND - 1)).isFalse();
+    }
+
+    @Test
     void dueAfterAnIntervalWithoutRecords() {
         HeartbeatSchedule h = new HeartbeatSchedule(Duration.ofSeconds(1), 0);
+        h.emitted(COMMIT, 0);
         assertThat(h.due(false, SECOND - 1)).isFalse();
         assertThat(h.due(false, SECOND)).isTrue();
         h.emitted(ROW, SECOND);
@@ -28,6 +37,7 @@ class HeartbeatScheduleTest {
     @Test
     void dueAtOnceWhenIdleAfterASilentMoveUntilABoundaryTellsThePosition() {
         HeartbeatSchedule h = new HeartbeatSchedule(Duration.ofSeconds(1), 0);
+        h.emitted(COMMIT, 0);
         h.positionMovedSilently();
         assertThat(h.due(false, 1)).isFalse();
         assertThat(h.due(true, 1)).isTrue();
