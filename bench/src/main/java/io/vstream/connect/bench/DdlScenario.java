@@ -58,7 +58,9 @@ final class DdlScenario {
                 DdlTable.WRITES_PER_SECOND, peer.version() == null ? "unavailable" : peer.version()));
         singles.add(baseline(table));
         try (ConnectProcesses connect = Bench.connectCluster(cluster, options, Bench.WORKER_HEAP)) {
-            OnlineDdlRun ours = new OnlineDdlRun(connect, server, "bench-" + runId + "-" + alter.scenario(), alter);
+            ProcessCpu cpu = ProcessCpu.of(server, connect);
+            OnlineDdlRun ours = new OnlineDdlRun(connect, server, "bench-" + runId + "-" + alter.scenario(), alter,
+                    cpu);
             int[] run = {0};
             Alternation runs = Alternation.run(name, "rows", ScenarioResult.Goal.TIME, options.warmups(),
                     options.pairs(), () -> {
@@ -72,7 +74,7 @@ final class DdlScenario {
                             return Measurement.unavailable("peer", rows, peer.unavailable());
                         }
                         try (DdlTable.Run t = prepare(table, alter.hint() + "_ptosc", ++run[0])) {
-                            Measurement m = peer.run(t, rows, options.runTimeout());
+                            Measurement m = peer.run(t, rows, options.runTimeout(), cpu);
                             latencies.put("pt-online-schema-change (last run)", t.latencies());
                             return m;
                         }
@@ -128,6 +130,12 @@ final class DdlScenario {
                 + peer.unavailable() + ")" : peer.version()) + ": " + String.join(" ", quoted(peer.command("<db>")))
                 + ", other options default (--chunk-time 0.5, triggers, the old table dropped after the swap, in the"
                 + " timed window); timed from the process start to its exit (exit 0 required)");
+        settings.put("CPU", "each run's note gives the CPU time (user + system, from /proc) its processes used over its"
+                + " timed window: the shard's mariadbd, the Connect worker and the Kafka broker (the JVMs' JIT compiler"
+                + " threads also apart: a lower bound, as the JVM ends idle compiler threads), and for the peer"
+                + " pt-online-schema-change itself; the worker and broker run beside the peer too, idle. Ours is read"
+                + " from the first deploy to the status record COMPLETE's arrival at the benchmark (up to 100 ms"
+                + " after it), the peer's from its start to its exit");
         settings.put("lower bound", alter.lowerBoundStatement() + " over JDBC, once per run after the pairs, under"
                 + " the same load" + (alter.instant() ? ": the server's own instant ALTER (it needs the table's"
                 + " metadata lock for a moment; lock_wait_timeout default, so writes wait rather than fail)"

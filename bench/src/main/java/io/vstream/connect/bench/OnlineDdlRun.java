@@ -42,13 +42,15 @@ final class OnlineDdlRun {
     private final MariaDbServer server;
     private final String runPrefix;
     private final DdlAlter alter;
+    private final ProcessCpu cpu;
     private int runs;
 
-    OnlineDdlRun(ConnectProcesses connect, MariaDbServer server, String runPrefix, DdlAlter alter) {
+    OnlineDdlRun(ConnectProcesses connect, MariaDbServer server, String runPrefix, DdlAlter alter, ProcessCpu cpu) {
         this.connect = connect;
         this.server = server;
         this.runPrefix = runPrefix;
         this.alter = alter;
+        this.cpu = cpu;
     }
 
     private String topology() {
@@ -175,8 +177,10 @@ final class OnlineDdlRun {
         String failure = null;
         WriteWindow writes;
         long t0;
+        ProcessCpu.Usage used = null;
         try (KafkaConsumer<byte[], byte[]> status = statusConsumer(kafka, statusTopic)) {
             table.startLoad();
+            ProcessCpu.Snapshot cpu0 = cpu.now();
             t0 = System.currentTimeMillis();
             try {
                 connect.deploy(coordinator, coordinatorConfig(table.database(), migration, sink, statusTopic));
@@ -210,6 +214,7 @@ final class OnlineDdlRun {
                         Bench.progress("  us: workflow " + (last == null ? "not started" : last.state()));
                     }
                 }
+                used = cpu.since(cpu0);
             } finally {
                 writes = table.stopLoad();
             }
@@ -236,7 +241,7 @@ final class OnlineDdlRun {
         double seconds = (done.tsMs() - t0) / 1000.0;
         String note = phases + (alter.instant() ? "; " + instantNote(done) : "")
                 + (blocks.attempts() == 0 ? (alter.instant() ? "" : "; no cut-over line in the coordinator's log")
-                : "; coordinator: " + blocks.lines());
+                : "; coordinator: " + blocks.lines()) + "; " + used.describe(null);
         String wrong = table.verify(true);
         return wrong == null ? new Measurement("us", seconds, rows, rows, Double.NaN, true, note, writes)
                 : new Measurement("us", seconds, 0, rows, Double.NaN, false, wrong + " (" + note + ")", writes);

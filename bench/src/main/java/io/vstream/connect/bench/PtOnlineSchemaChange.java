@@ -75,7 +75,8 @@ final class PtOnlineSchemaChange {
         return c;
     }
 
-    Measurement run(DdlTable.Run table, long rows, Duration timeout) throws Exception {
+    /** One run on a fresh table; {@code cpu} accounts for the processes' CPU time over it (the tool's too). */
+    Measurement run(DdlTable.Run table, long rows, Duration timeout, ProcessCpu cpu) throws Exception {
         if (unavailable != null) {
             return Measurement.unavailable("peer", rows, unavailable);
         }
@@ -86,11 +87,14 @@ final class PtOnlineSchemaChange {
         boolean exited;
         double seconds;
         table.startLoad();
+        ProcessCpu.Snapshot cpu0 = cpu.now();
         long t0 = System.nanoTime();
+        String used;
         try {
             p = pb.start();
             exited = p.waitFor(timeout.toNanos(), TimeUnit.NANOSECONDS);
             seconds = (System.nanoTime() - t0) / 1e9;
+            used = cpu.since(cpu0).describe(BINARY);
             if (!exited) {
                 p.destroyForcibly();
             }
@@ -106,7 +110,7 @@ final class PtOnlineSchemaChange {
                     + ": " + tail(), writes);
         }
         String wrong = table.verify(true);
-        return wrong == null ? new Measurement("peer", seconds, rows, rows, Double.NaN, true, "", writes)
+        return wrong == null ? new Measurement("peer", seconds, rows, rows, Double.NaN, true, used, writes)
                 : new Measurement("peer", seconds, 0, rows, Double.NaN, false, wrong, writes);
     }
 

@@ -130,8 +130,8 @@ final class ShardCurve {
             c.put("start.position", "{\"shard_gtids\":[" + String.join(",", gtids) + "]}");
         }
         double startT = memory.now();
-        double workerCpu0 = cpuSeconds(connect.workerPid());
-        double brokerCpu0 = cpuSeconds(connect.brokerPid());
+        double workerCpu0 = ProcessCpu.seconds(connect.workerPid());
+        double brokerCpu0 = ProcessCpu.seconds(connect.brokerPid());
         double live = Double.NaN;
         double workerCpu = Double.NaN;
         double brokerCpu = Double.NaN;
@@ -168,8 +168,8 @@ final class ShardCurve {
                 note = "counted " + counted + ", expected " + expected;
             }
             double wall = (lastEnd - t0) / 1000.0;
-            workerCpu = (cpuSeconds(connect.workerPid()) - workerCpu0) / wall;
-            brokerCpu = (cpuSeconds(connect.brokerPid()) - brokerCpu0) / wall;
+            workerCpu = (ProcessCpu.seconds(connect.workerPid()) - workerCpu0) / wall;
+            brokerCpu = (ProcessCpu.seconds(connect.brokerPid()) - brokerCpu0) / wall;
             live = liveHeap(connect.workerPid(), memory); // the connector is still deployed, its tasks idle
         } catch (RuntimeException e) {
             valid = false;
@@ -205,17 +205,6 @@ final class ShardCurve {
                 brokerCpu, valid ? "" : " INVALID: " + note));
         if (!warmup) {
             points.add(p);
-        }
-    }
-
-    /** User plus system CPU seconds the process has used ({@code /proc/<pid>/stat}, clock ticks of 10 ms), or NaN. */
-    static double cpuSeconds(long pid) {
-        try {
-            String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc", String.valueOf(pid), "stat"));
-            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0; // fields 14 and 15 of the whole line
-        } catch (java.io.IOException | RuntimeException e) {
-            return Double.NaN;
         }
     }
 
