@@ -88,7 +88,10 @@ public final class KafkaClasspath {
         return found;
     }
 
-    /** Writes the log4j2 configuration of a Kafka process (INFO to its output, which goes to its log file). */
+    /**
+     * Writes the log4j2 configuration of a Kafka process (INFO to its output, which goes to its log file; the MariaDB
+     * driver's own report of each server error only at ERROR, as docs/worker.md recommends).
+     */
     public static Path writeLogConfig(Path dir) {
         Path file = dir.resolve("log4j2.properties");
         try {
@@ -102,6 +105,10 @@ public final class KafkaClasspath {
                     "appender.out.layout.pattern=[%d] %p %m (%c{1})%n",
                     "logger.reflections.name=org.reflections",
                     "logger.reflections.level=ERROR",
+                    // the MariaDB driver logs every error a server returns at WARN, also those the connectors expect
+                    // and handle (docs/worker.md, "Logging"); the connectors log what each means
+                    "logger.mariadberrors.name=org.mariadb.jdbc.message.server.ErrorPacket",
+                    "logger.mariadberrors.level=ERROR",
                     ""));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
