@@ -4,10 +4,10 @@ import java.time.Duration;
 
 /**
  * When a shard's stream owes its consumers a HEARTBEAT: as soon as the stream has its start position and has emitted
- * nothing yet (an online ALTER's copy waits for the applier's first position, which would otherwise come a heartbeat
- * interval later on a table nobody writes), after a heartbeat interval in which nothing was emitted, and at once when
- * the server says its binlog is idle while transactions the stream skipped (tables it does not stream) have moved the
- * position past the last record emitted, at most once per idle spell. Pure: the caller tells it what
+ * nothing yet (an online ALTER's copy waits for the applier's first position, which could otherwise come a heartbeat
+ * interval later on a shard where nothing is written), after a heartbeat interval in which nothing was emitted, and
+ * at once when the server says its binlog is idle while transactions the stream skipped (tables it does not stream)
+ * have moved the position past the last record emitted, at most once per idle spell. Pure: the caller tells it what
  * was emitted and when, and asks with the time it reads.
  */
 final class HeartbeatSchedule {
