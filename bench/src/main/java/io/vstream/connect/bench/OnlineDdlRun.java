@@ -180,7 +180,7 @@ final class OnlineDdlRun {
         ProcessCpu.Usage used = null;
         try (KafkaConsumer<byte[], byte[]> status = statusConsumer(kafka, statusTopic)) {
             table.startLoad();
-            ProcessCpu.Snapshot cpu0 = cpu.now();
+            ProcessCpu.Usage cpu0 = cpu.now();
             t0 = System.currentTimeMillis();
             try {
                 connect.deploy(coordinator, coordinatorConfig(table.database(), migration, sink, statusTopic));

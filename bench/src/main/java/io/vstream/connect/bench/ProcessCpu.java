@@ -43,25 +43,23 @@ final class ProcessCpu {
     }
 
     /** The counters now, to pass to {@link #since}. */
-    Snapshot now() {
-        return new Snapshot(seconds(serverPid), seconds(workerPid), jitSeconds(workerPid), seconds(brokerPid),
+    Usage now() {
+        return new Usage(seconds(serverPid), seconds(workerPid), jitSeconds(workerPid), seconds(brokerPid),
                 jitSeconds(brokerPid), childrenSeconds());
     }
 
-    /** What each process used since {@code start}. */
-    Usage since(Snapshot start) {
-        Snapshot end = now();
-        return new Usage(end.server - start.server, end.worker - start.worker, end.workerJit - start.workerJit,
-                end.broker - start.broker, end.brokerJit - start.brokerJit, end.children - start.children);
+    /** What each process used since {@code start} (counters {@link #now} read). */
+    Usage since(Usage start) {
+        return now().minus(start);
     }
 
-    /** Seconds of CPU each counter had reached. */
-    record Snapshot(double server, double worker, double workerJit, double broker, double brokerJit,
-                    double children) {
-    }
-
-    /** Seconds of CPU used in a window. */
+    /** Seconds of CPU: the counters at a moment ({@link #now}), or what was used between two ({@link #since}). */
     record Usage(double server, double worker, double workerJit, double broker, double brokerJit, double children) {
+        Usage minus(Usage o) {
+            return new Usage(server - o.server, worker - o.worker, workerJit - o.workerJit, broker - o.broker,
+                    brokerJit - o.brokerJit, children - o.children);
+        }
+
         /**
          * E.g. {@code CPU mariadbd 1.62 s, worker 0.61 s (JIT 0.31 s), broker 0.40 s (JIT 0.10 s)}; {@code child}
          * names the child process whose time is added (the peer's tool), or null for none.
@@ -78,8 +76,8 @@ final class ProcessCpu {
         if (pid <= 0) {
             return Double.NaN;
         }
-        long[] t = ticks(Path.of("/proc", String.valueOf(pid), "stat"));
-        return t == null ? Double.NaN : (t[0] + t[1]) / TICKS_PER_SECOND;
+        Stat st = Stat.read(Path.of("/proc", String.valueOf(pid), "stat"));
+        return st == null ? Double.NaN : (st.utime + st.stime) / TICKS_PER_SECOND;
     }
 
     /** User plus system time of the process's JIT compiler threads (named {@code C1/C2 CompilerThread<n>}). */
@@ -90,10 +88,9 @@ final class ProcessCpu {
         long sum = 0;
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc", String.valueOf(pid), "task"))) {
             for (Path task : tasks) {
-                String name = comm(task.resolve("stat"));
-                if (name != null && (name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre"))) {
-                    long[] t = ticks(task.resolve("stat"));
-                    sum += t == null ? 0 : t[0] + t[1];
+                Stat st = Stat.read(task.resolve("stat"));
+                if (st != null && (st.name.startsWith("C1 CompilerThre") || st.name.startsWith("C2 CompilerThre"))) {
+                    sum += st.utime + st.stime;
                 }
             }
         } catch (IOException | RuntimeException e) {
@@ -104,29 +101,23 @@ final class ProcessCpu {
 
     /** User plus system time of this JVM's children that ended and were waited for ({@code cutime}, {@code cstime}). */
     static double childrenSeconds() {
-        long[] t = ticks(Path.of("/proc", "self", "stat"));
-        return t == null ? Double.NaN : (t[2] + t[3]) / TICKS_PER_SECOND;
+        Stat st = Stat.read(Path.of("/proc", "self", "stat"));
+        return st == null ? Double.NaN : (st.cutime + st.cstime) / TICKS_PER_SECOND;
     }
 
-    /** utime, stime, cutime, cstime of a stat file (fields 14-17), or null. */
-    private static long[] ticks(Path stat) {
-        try {
-            String s = Files.readString(stat);
-            String[] f = s.substring(s.lastIndexOf(')') + 2).split(" ");
-            return new long[] {Long.parseLong(f[11]), Long.parseLong(f[12]), Long.parseLong(f[13]),
-                Long.parseLong(f[14])};
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
-    }
-
-    /** The thread's name (field 2 of its stat file, without the parentheses), or null. */
-    private static String comm(Path stat) {
-        try {
-            String s = Files.readString(stat);
-            return s.substring(s.indexOf('(') + 1, s.lastIndexOf(')'));
-        } catch (IOException | RuntimeException e) {
-            return null;
+    /** A process's or thread's {@code stat} file: its name (field 2) and its times in ticks (fields 14-17). */
+    private record Stat(String name, long utime, long stime, long cutime, long cstime) {
+        /** The file read and parsed, or null when it cannot be (the process or thread has ended). */
+        static Stat read(Path stat) {
+            try {
+                String s = Files.readString(stat);
+                int close = s.lastIndexOf(')');
+                String[] f = s.substring(close + 2).split(" ");
+                return new Stat(s.substring(s.indexOf('(') + 1, close), Long.parseLong(f[11]), Long.parseLong(f[12]),
+                        Long.parseLong(f[13]), Long.parseLong(f[14]));
+            } catch (IOException | RuntimeException e) {
+                return null;
+            }
         }
     }
 }

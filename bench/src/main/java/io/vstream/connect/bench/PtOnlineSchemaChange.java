@@ -87,7 +87,7 @@ final class PtOnlineSchemaChange {
         boolean exited;
         double seconds;
         table.startLoad();
-        ProcessCpu.Snapshot cpu0 = cpu.now();
+        ProcessCpu.Usage cpu0 = cpu.now();
         long t0 = System.nanoTime();
         String used;
         try {
