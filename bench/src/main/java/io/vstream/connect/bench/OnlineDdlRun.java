@@ -33,7 +33,8 @@ import org.apache.kafka.common.TopicPartition;
 final class OnlineDdlRun {
     static final String COORDINATOR_CLASS = "io.vstream.connect.coordinator.VStreamCoordinatorConnector";
     static final String SINK_CLASS = "io.vstream.connect.sink.VStreamSinkConnector";
-    static final String JSON = "org.apache.kafka.connect.json.JsonConverter";
+    static final String SOURCE_EXAMPLE = "online-ddl-source.json";
+    static final String SINK_EXAMPLE = "online-ddl-sink.json";
     /** How the reason of the COMPLETE record starts when the coordinator ran the ALTER with ALGORITHM=INSTANT. */
     static final String APPLIED_INSTANTLY = "applied instantly";
     private static final ObjectMapper STATUS_JSON = new ObjectMapper();
@@ -80,6 +81,7 @@ final class OnlineDdlRun {
         c.put("ddl.table", table);
         c.put("ddl.alter", alter);
         c.put("ddl.migration", migration);
+        c.put("ddl.copy.start", "at-once"); // the source starts where the copy does (start.mode=migration)
         c.put("applier.stream", sinkName);
         c.put("status.topic", statusTopic);
         c.put("cutover.mode", "all-at-once");
@@ -90,17 +92,17 @@ final class OnlineDdlRun {
         return c;
     }
 
-    /** config-examples/online-ddl-source.json for one shard ({@code tasks.max=1}); JsonConverter with schemas. */
-    Map<String, String> sourceConfig(String database, String prefix) {
-        return sourceConfig(topology(), 1, database, DdlTable.TABLE, prefix);
+    /** config-examples/online-ddl-source.json for one shard ({@code tasks.max=1}), with its converters and tuning. */
+    Map<String, String> sourceConfig(String database, String prefix, String migration) {
+        return sourceConfig(topology(), 1, database, DdlTable.TABLE, prefix, migration);
     }
 
     /**
-     * config-examples/online-ddl-source.json for the shards of {@code topology}, keyspace {@value SourceRun#KEYSPACE},
-     * producer defaults; JsonConverter with schemas.
+     * config-examples/online-ddl-source.json for the shards of {@code topology}, keyspace {@value SourceRun#KEYSPACE}:
+     * its converters and producer tuning ({@link ExampleTuning}), the benchmark's servers and names.
      */
     static Map<String, String> sourceConfig(String topology, int tasks, String database, String table,
-                                            String prefix) {
+                                            String prefix, String migration) {
         Map<String, String> c = new LinkedHashMap<>();
         c.put("connector.class", SourceRun.CONNECTOR_CLASS);
         c.put("tasks.max", String.valueOf(tasks));
@@ -110,12 +112,14 @@ final class OnlineDdlRun {
         c.put("user", MariaDbServer.USER);
         c.put("password", MariaDbServer.PASSWORD);
         c.put("topic.prefix", prefix);
-        c.put("start.mode", "current"); // the coordinator copies the rows on the shard (ddl.copy.method=server)
+        // the coordinator copies the rows on the shard (ddl.copy.method=server) from the position it records there
+        c.put("start.mode", "migration");
+        c.put("start.migration", migration);
         c.put("table.include.list", table);
         c.put("heartbeat.interval.ms", "200");
         c.put("topic.creation.default.partitions", "1");
         c.put("topic.creation.default.replication.factor", "1");
-        converters(c);
+        c.putAll(ExampleTuning.of(SOURCE_EXAMPLE));
         return c;
     }
 
@@ -143,15 +147,8 @@ final class OnlineDdlRun {
         // each task its own shards: the default range assignment gives partition 0 of every topic to one task
         c.put("consumer.override.partition.assignment.strategy",
                 "org.apache.kafka.clients.consumer.RoundRobinAssignor");
-        converters(c);
+        c.putAll(ExampleTuning.of(SINK_EXAMPLE));
         return c;
-    }
-
-    private static void converters(Map<String, String> c) {
-        c.put("key.converter", JSON);
-        c.put("value.converter", JSON);
-        c.put("key.converter.schemas.enable", "true");
-        c.put("value.converter.schemas.enable", "true");
     }
 
     /** One status record: its state and the coordinator's clock when it was written. */
@@ -184,7 +181,7 @@ final class OnlineDdlRun {
             t0 = System.currentTimeMillis();
             try {
                 connect.deploy(coordinator, coordinatorConfig(table.database(), migration, sink, statusTopic));
-                connect.deploy(source, sourceConfig(table.database(), prefix));
+                connect.deploy(source, sourceConfig(table.database(), prefix, migration));
                 connect.deploy(sink, sinkConfig(topic, migration));
                 long deadline = System.nanoTime() + timeout.toNanos();
                 long nextCheck = System.nanoTime();

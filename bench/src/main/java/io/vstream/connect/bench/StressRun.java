@@ -149,7 +149,8 @@ final class StressRun {
             t0 = System.currentTimeMillis();
             try {
                 connect.deploy(coordinator, coordinatorConfig);
-                connect.deploy(source, OnlineDdlRun.sourceConfig(topology(), SHARDS.size(), database, TABLE, prefix));
+                connect.deploy(source, OnlineDdlRun.sourceConfig(topology(), SHARDS.size(), database, TABLE, prefix,
+                        base));
                 connect.deploy(sink, OnlineDdlRun.sinkConfig(topology(), SHARDS.size(), String.join(",", topics),
                         base));
                 long deadline = System.nanoTime() + options.migrationTimeout().toNanos();

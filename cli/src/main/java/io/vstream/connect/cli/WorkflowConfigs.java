@@ -99,6 +99,7 @@ public final class WorkflowConfigs {
         coord.put("ddl.table", w.table());
         coord.put("ddl.alter", w.alter());
         coord.put("ddl.migration", c.name());
+        coord.put("ddl.copy.start", "at-once"); // the source starts where the copy does (start.mode=migration)
         coord.put("applier.stream", sinkName(c.name()));
         coord.put("status.topic", c.statusTopic());
         coord.put("cutover.mode", w.cutoverMode());
@@ -117,12 +118,17 @@ public final class WorkflowConfigs {
         source.put("user", w.user());
         source.put("password", w.password());
         source.put("topic.prefix", c.prefix());
-        source.put("start.mode", "current"); // the coordinator copies the rows on each shard (ddl.copy.method=server)
+        // the coordinator copies the rows on each shard (ddl.copy.method=server) from the position it records there,
+        // and the stream starts at it
+        source.put("start.mode", "migration");
+        source.put("start.migration", c.name());
         source.put("table.include.list", w.table());
         source.put("heartbeat.interval.ms", String.valueOf(w.heartbeatMs()));
         source.put("topic.creation.default.partitions", "1");
         source.put("topic.creation.default.replication.factor", c.replicationFactor());
         producerBatching(source);
+        // only the changes travel (the server copy): a linger would add to the cut-over's wait for the applier
+        source.remove("producer.override.linger.ms");
         compactSource(source);
 
         List<String> topics = new ArrayList<>();

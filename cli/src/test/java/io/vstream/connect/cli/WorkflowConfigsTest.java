@@ -52,8 +52,10 @@ class WorkflowConfigsTest {
         assertThat(coord).containsEntry("workflow", "online-ddl").containsEntry("ddl.migration", "orders-amount")
                 .containsEntry("applier.stream", "orders-amount-sink").containsEntry("handoff.postpone", "true")
                 .containsEntry("ddl.database", "commerce").containsEntry("ddl.table", "orders")
-                .containsEntry("shards", "-80=127.0.0.1:3307,80-=127.0.0.1:3308");
-        assertThat(source).containsEntry("start.mode", "current").containsEntry("table.include.list", "orders")
+                .containsEntry("shards", "-80=127.0.0.1:3307,80-=127.0.0.1:3308")
+                .containsEntry("ddl.copy.start", "at-once");
+        assertThat(source).containsEntry("start.mode", "migration").containsEntry("start.migration", "orders-amount")
+                .containsEntry("table.include.list", "orders")
                 .containsEntry("tasks.max", "2").containsEntry("topic.prefix", "orders-amount")
                 .containsEntry("topology", coord.get("shards")).containsEntry("heartbeat.interval.ms", "200");
         assertThat(sink).containsEntry("mode", "ghost").containsEntry("ghost.migration", "orders-amount")

@@ -98,6 +98,14 @@ class ConfigExamplesIT {
                     .as("%s: the coordinator watches its set", set)
                     .containsExactlyInAnyOrder(source.get("name"), sink.get("name"));
         }
+        Map<String, String> ddlSource = files.get("online-ddl-source.json");
+        Map<String, String> ddlCoordinator = files.get("online-ddl-coordinator.json");
+        assertThat(files.get("online-ddl-sink.json").get("ghost.migration")).as("the sink writes the migration's ghost")
+                .isEqualTo(ddlCoordinator.get("ddl.migration"));
+        // the copy starts at once, and the source streams from the position it starts from
+        assertThat(ddlCoordinator.get("ddl.copy.start")).isEqualTo("at-once");
+        assertThat(ddlSource.get("start.mode")).isEqualTo("migration");
+        assertThat(ddlSource.get("start.migration")).isEqualTo(ddlCoordinator.get("ddl.migration"));
     }
 
     private static Map<String, String> read(Path f) throws IOException {

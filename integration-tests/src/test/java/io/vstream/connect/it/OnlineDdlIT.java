@@ -542,6 +542,121 @@ class OnlineDdlIT {
     }
 
     /**
+     * {@code ddl.copy.start=at-once}: the coordinator records each shard's position with the plan once the ghost
+     * exists and starts copying at once; the source ({@code start.mode=migration}) streams each shard from that
+     * position. Here the source and the sink are deployed only once the copy is under way, while writers change rows
+     * across the whole key range (from before the deploy to the end of the slow copy): after the swap the new table
+     * equals the old one row for row, so no change made between the copy's start and the source's is lost.
+     */
+    @Test
+    void aCopyThatStartsAtOnceMissesNoChangeWhenTheSourceStartsAtTheRecordedPosition() throws Exception {
+        String db = SHARDS.freshDatabase();
+        createSmallTable(db, "items");
+        addRows(db, "items");
+        OnlineDdlMigration w = migration(db, "items");
+        String alter = "MODIFY qty BIGINT NULL, ADD COLUMN note VARCHAR(20) NULL";
+        Map<String, String> coordinator = new HashMap<>(Map.of("ddl.copy.start", "at-once",
+                "ddl.copy.chunk.max.rows", "100", "ddl.copy.max.rows.per.second", "2000", "handoff.postpone", "true"));
+        Map<String, String> source = Map.of("start.mode", "migration", "start.migration", db);
+        AtomicBoolean writing = new AtomicBoolean(true);
+        AtomicLong writes = new AtomicLong();
+        List<Thread> writers = new ArrayList<>();
+        for (MariaDbServer s : SHARDS.servers()) {
+            writers.add(writer(s, db, writing, writes));
+        }
+        try {
+            w.deployCoordinator(withCoordinator(w, alter, coordinator));
+            long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+            while (rowsCopied(SHARDS.server(0), db) == 0) {
+                assertThat(System.nanoTime()).as("the copy runs before the source and the sink are deployed")
+                        .isLessThan(deadline);
+                Thread.sleep(50);
+            }
+            Map<String, String> sourceConfig = OnlineDdlConfigs.source(SHARDS.servers(), db, "items", false);
+            sourceConfig.putAll(source);
+            connect.deploy(w.source, sourceConfig);
+            w.deploySink(Map.of());
+            CloneHandoffIT.awaitState(connect, w.statusTopic, "POSTPONED", Duration.ofSeconds(180));
+            for (MariaDbServer s : SHARDS.servers()) {
+                assertThat(s.queryString(null, "SELECT copy_start_position FROM _vstream.migrations WHERE"
+                        + " migration = ?", db)).as("the position the copy started from on %s", s)
+                        .startsWith("MariaDB/");
+            }
+        } finally {
+            writing.set(false);
+            for (Thread t : writers) {
+                t.join();
+            }
+        }
+        assertThat(writes.get()).as("writes during the copy").isPositive();
+        coordinator.put("handoff.postpone", "false");
+        w.deployCoordinator(withCoordinator(w, alter, coordinator));
+        CloneHandoffIT.awaitState(connect, w.statusTopic, "COMPLETE", Duration.ofSeconds(120));
+        for (MariaDbServer s : SHARDS.servers()) {
+            assertThat(itemsChecksum(s, db, "items")).as("the new table equals the old one on %s", s)
+                    .isEqualTo(itemsChecksum(s, db, "items_old"));
+        }
+        w.delete();
+    }
+
+    /**
+     * A copy that starts at once fed by a source that does not start at its position ({@code start.mode=current},
+     * deployed once the copy runs and the shards' positions have moved on): the applier refuses the stream's start
+     * and the workflow fails saying how to deploy the source; the original table is untouched.
+     */
+    @Test
+    void aCopyThatStartsAtOnceRefusesAStreamThatStartsAfterIt() throws Exception {
+        String db = SHARDS.freshDatabase();
+        createSmallTable(db, "items");
+        OnlineDdlMigration w = migration(db, "items");
+        String alter = "ADD COLUMN note VARCHAR(20) NULL";
+        Map<String, String> coordinator = new HashMap<>(w.coordinatorConfig(alter));
+        coordinator.put("ddl.copy.start", "at-once");
+        w.deployCoordinator(coordinator);
+        CloneHandoffIT.awaitState(connect, w.statusTopic, "COPYING", Duration.ofSeconds(90));
+        for (MariaDbServer s : SHARDS.servers()) {
+            s.execute(db, "UPDATE items SET qty = qty + 1 WHERE id = 1"); // the position moves past the copy's start
+        }
+        connect.deploy(w.source, OnlineDdlConfigs.source(SHARDS.servers(), db, "items", false));
+        w.deploySink(Map.of());
+        try {
+            CloneHandoffIT.awaitState(connect, w.statusTopic, "COMPLETE", Duration.ofSeconds(90));
+            throw new AssertionError("the migration should have failed");
+        } catch (AssertionError e) {
+            assertThat(e.getMessage()).contains("FAILED").contains("starts later")
+                    .contains("start.mode=migration and start.migration=" + db);
+        }
+        for (MariaDbServer s : SHARDS.servers()) {
+            assertThat(s.queryLong(db, "SELECT COUNT(*) FROM items")).isEqualTo(500L);
+            assertThat(s.queryLong(db, "SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ?"
+                    + " AND TABLE_NAME = 'items' AND COLUMN_NAME = 'note'", db)).isZero();
+        }
+        w.delete();
+    }
+
+    /** The row count and an order-independent checksum of the rows of an {@code items} table (id, sku, qty). */
+    private static String itemsChecksum(MariaDbServer s, String db, String table) {
+        return s.queryString(db, "SELECT CONCAT_WS(':', COUNT(*), COALESCE(BIT_XOR(CRC32(CONCAT_WS('#', id, sku,"
+                + " IFNULL(qty, 'null')))), 0)) FROM " + table);
+    }
+
+    /** The rows the server copy of migration {@code db} has copied on {@code shard} so far (0 before it starts). */
+    private static long rowsCopied(MariaDbServer shard, String db) {
+        if (shard.queryLong(null, "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = '_vstream'"
+                + " AND TABLE_NAME = 'ghost_copy'") == 0) {
+            return 0;
+        }
+        return shard.queryLong(null, "SELECT COALESCE(SUM(rows_copied), 0) FROM _vstream.ghost_copy WHERE"
+                + " migration = ?", db);
+    }
+
+    private static Map<String, String> withCoordinator(OnlineDdlMigration w, String alter, Map<String, String> extra) {
+        Map<String, String> c = new HashMap<>(w.coordinatorConfig(alter));
+        c.putAll(extra);
+        return c;
+    }
+
+    /**
      * The server copy survives its coordinator: the coordinator's task is restarted in the middle of the copy (the
      * chunks' progress is on the shards, committed with their rows) while writers change the table; the successor
      * resumes the copy where the shards say it was, the checksum at the cut-over finds the ghost equal to the
@@ -585,14 +700,11 @@ class OnlineDdlIT {
         w.deploy(alter, slow);
         List<Struct> statuses = CloneHandoffIT.awaitState(connect, w.statusTopic, "COMPLETE", Duration.ofSeconds(120));
         assertThat(statuses.get(statuses.size() - 1).getFloat64("progress_pct")).isEqualTo(100.0);
-        String rows = "SELECT CONCAT_WS(':', COUNT(*), COALESCE(BIT_XOR(CRC32(CONCAT_WS('#', id, sku, IFNULL(qty,"
-                + " 'null')))), 0)) FROM ";
         for (MariaDbServer s : SHARDS.servers()) {
             assertThat(s.queryString(db, "SELECT COLUMN_TYPE FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ?"
                     + " AND TABLE_NAME = 'items' AND COLUMN_NAME = 'qty'", db)).isEqualTo("bigint(20)");
-            String now = s.queryString(db, rows + "items");
-            String old = s.queryString(db, rows + "items_old");
-            assertThat(now).as("the new table equals the old one on %s", s).isEqualTo(old);
+            assertThat(itemsChecksum(s, db, "items")).as("the new table equals the old one on %s", s)
+                    .isEqualTo(itemsChecksum(s, db, "items_old"));
             assertThat(s.queryLong(null, "SELECT COUNT(*) FROM _vstream.ghost_copy WHERE migration = ?", db))
                     .as("the copy's state is removed once complete").isZero();
         }

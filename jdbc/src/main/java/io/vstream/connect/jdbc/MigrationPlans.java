@@ -86,7 +86,7 @@ public final class MigrationPlans {
                 + " database_name VARCHAR(64) NOT NULL, table_name VARCHAR(64) NOT NULL,"
                 + " ghost_table VARCHAR(64) NOT NULL, mapping MEDIUMTEXT NOT NULL, key_columns TEXT NOT NULL,"
                 + " new_unique_key TINYINT NOT NULL DEFAULT 0, method VARCHAR(16) NOT NULL DEFAULT 'copy',"
-                + " instant_definition MEDIUMTEXT NULL,"
+                + " instant_definition MEDIUMTEXT NULL, copy_start_position TEXT NULL,"
                 + " created_at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6)) ENGINE=InnoDB"));
         // a state database of an earlier version has no method column (every migration then copied)
         StateTables.addColumnIfMissing(conn, "coordinator", stateDatabase, "migrations", "method",
@@ -94,6 +94,9 @@ public final class MigrationPlans {
         // nor the definition an instant ALTER is to give its table (instant ALTERs were recorded once done only)
         StateTables.addColumnIfMissing(conn, "coordinator", stateDatabase, "migrations", "instant_definition",
                 "MEDIUMTEXT NULL");
+        // nor the position a copy that starts at once starts from (every copy then waited for the applier)
+        StateTables.addColumnIfMissing(conn, "coordinator", stateDatabase, "migrations", "copy_start_position",
+                "TEXT NULL");
     }
 
     /**
@@ -183,11 +186,23 @@ public final class MigrationPlans {
     }
 
     public static void save(Connection conn, String stateDatabase, Plan p) throws SQLException {
+        save(conn, stateDatabase, p, null);
+    }
+
+    /**
+     * Stores the plan of a migration whose copy starts at once ({@code ddl.copy.start=at-once}) from
+     * {@code copyStartPosition}, the shard's GTID position read after its ghost table was created (null: the copy waits
+     * for the applier's first position instead). The plan and the position are written in one statement: an applier
+     * that reads the plan knows whether its stream must start at or before that position ({@link #copyStart}), and a
+     * source with {@code start.mode=migration} starts there.
+     */
+    public static void save(Connection conn, String stateDatabase, Plan p, String copyStartPosition)
+            throws SQLException {
         ensure(conn, stateDatabase);
         try (PreparedStatement ps = conn.prepareStatement(SqlTag.tag("coordinator", "REPLACE INTO "
                 + SqlIdentifiers.qualify(stateDatabase, "migrations") + " (migration, database_name, table_name,"
-                + " ghost_table, mapping, key_columns, new_unique_key, method) VALUES (?, ?, ?, ?, ?, ?, ?, '" + COPY
-                + "')"))) {
+                + " ghost_table, mapping, key_columns, new_unique_key, method, copy_start_position) VALUES (?, ?, ?, ?,"
+                + " ?, ?, ?, '" + COPY + "', ?)"))) {
             ps.setString(1, p.migration());
             ps.setString(2, p.database());
             ps.setString(3, p.table());
@@ -195,7 +210,29 @@ public final class MigrationPlans {
             ps.setString(5, p.mapping().toJson());
             ps.setString(6, String.join(",", p.keyColumns()));
             ps.setBoolean(7, p.newUniqueKey());
+            ps.setString(8, copyStartPosition);
             ps.executeUpdate();
+        }
+    }
+
+    /**
+     * The GTID position (with its flavor, e.g. {@code MariaDB/0-1-42}) the copy of {@code migration} started from on
+     * this shard when the coordinator copies at once; null when the migration has no plan here yet, or its copy waits
+     * for the applier's first position instead.
+     */
+    public static String copyStart(Connection conn, String stateDatabase, String migration) throws SQLException {
+        try (PreparedStatement ps = conn.prepareStatement("SELECT copy_start_position FROM "
+                + SqlIdentifiers.qualify(stateDatabase, "migrations") + " WHERE migration = ? AND method = '" + COPY
+                + "'")) {
+            ps.setString(1, migration);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getString(1) : null;
+            }
+        } catch (SQLException e) {
+            if (noStateYet(e)) {
+                return null;
+            }
+            throw e;
         }
     }
 

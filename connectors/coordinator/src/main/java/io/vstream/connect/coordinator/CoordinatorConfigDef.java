@@ -13,6 +13,7 @@ import static io.vstream.connect.coordinator.VStreamCoordinatorConnectorConfig.D
 import static io.vstream.connect.coordinator.VStreamCoordinatorConnectorConfig.DDL_COPY_DEFER_INDEXES;
 import static io.vstream.connect.coordinator.VStreamCoordinatorConnectorConfig.DDL_COPY_MAX_ROWS_PER_SECOND;
 import static io.vstream.connect.coordinator.VStreamCoordinatorConnectorConfig.DDL_COPY_METHOD;
+import static io.vstream.connect.coordinator.VStreamCoordinatorConnectorConfig.DDL_COPY_START;
 import static io.vstream.connect.coordinator.VStreamCoordinatorConnectorConfig.DDL_COPY_PAUSED;
 import static io.vstream.connect.coordinator.VStreamCoordinatorConnectorConfig.DDL_COPY_THREADS;
 import static io.vstream.connect.coordinator.VStreamCoordinatorConnectorConfig.DDL_DATABASE;
@@ -297,6 +298,18 @@ final class CoordinatorConfigDef {
                         + " the source's copy phase (start.mode=copy) sends every row through Kafka and the sink"
                         + " writes it (the clone's and reshard's way; slower).", GROUP_DDL, ++o, Width.SHORT,
                 "Copy method");
+        def.define(DDL_COPY_START, Type.STRING, "after-applier",
+                ConfigDef.CaseInsensitiveValidString.in("after-applier", "at-once"), Importance.MEDIUM,
+                "Online DDL with ddl.copy.method=server: when each shard's copy starts. 'after-applier' (default):"
+                        + " once the shard's applier (the sink) has recorded its first position, so that every chunk"
+                        + " is read after the stream's start whatever the source's start.mode. 'at-once': right after"
+                        + " the ghost tables are created, from the GTID position the coordinator records for each"
+                        + " shard with the migration's plan (state.database's table 'migrations'); deploy the source"
+                        + " with start.mode=migration and start.migration=<ddl.migration>, so that its stream starts"
+                        + " exactly there. The copy then does not wait for the source and the sink to start. The"
+                        + " applier checks that its stream starts at or before the recorded position and fails the"
+                        + " workflow otherwise (the original table untouched).", GROUP_DDL, ++o, Width.SHORT,
+                "Copy start");
         def.define(DDL_COPY_THREADS, Type.INT, 0, ConfigDef.Range.between(0, 32), Importance.LOW,
                 "Online DDL, server copy: key ranges copied at once on each shard, each on its own connection. 0"
                         + " (default): as many as the shard's server has processors, at most 4 (MariaDB's"

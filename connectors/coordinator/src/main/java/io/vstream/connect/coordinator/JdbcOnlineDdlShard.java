@@ -159,9 +159,12 @@ final class JdbcOnlineDdlShard implements OnlineDdlShard {
     }
 
     @Override
-    public void savePlan(AlterPlan plan) throws SQLException {
+    public String savePlan(AlterPlan plan) throws SQLException {
+        // read after the ghost exists: a chunk read from here on misses no change a stream started here carries
+        String start = config.copyStartsAtOnce() ? "MariaDB/" + binlogPosition() : null;
         MigrationPlans.save(c, config.stateDatabase(), new MigrationPlans.Plan(migration, plan.database(),
-                plan.table(), plan.ghost(), plan.mapping(), plan.sharedKey(), plan.writesByDelete()));
+                plan.table(), plan.ghost(), plan.mapping(), plan.sharedKey(), plan.writesByDelete()), start);
+        return start;
     }
 
     @Override

@@ -66,8 +66,11 @@ interface OnlineDdlShard extends AutoCloseable {
     /** Takes the ghost's keys out to be built after the server copy; the keys taken out. */
     List<String> deferIndexes(AlterPlan plan) throws SQLException;
 
-    /** Stores the plan where the applier reads it. */
-    void savePlan(AlterPlan plan) throws SQLException;
+    /**
+     * Stores the plan where the applier reads it; with ddl.copy.start=at-once, together with the shard's GTID position
+     * now (the ghost exists), where the copy starts from: returns that position, or null.
+     */
+    String savePlan(AlterPlan plan) throws SQLException;
 
     /** Drops the ghost table a failed start created, with the migration's plan and deferred keys. */
     void dropGhost(AlterPlan plan) throws SQLException;

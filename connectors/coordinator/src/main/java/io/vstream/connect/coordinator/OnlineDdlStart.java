@@ -92,7 +92,11 @@ final class OnlineDdlStart {
                                 + " (ddl.copy.defer.indexes)", workflow, shard, deferred);
                     }
                 }
-                s.savePlan(plan);
+                String copyStart = s.savePlan(plan);
+                if (copyStart != null) {
+                    LOG.info("Workflow {}: shard {}: the copy starts at once, from {} (ddl.copy.start=at-once: the"
+                            + " source streams from there with start.mode=migration)", workflow, shard, copyStart);
+                }
                 if (!plan.notes().isEmpty()) {
                     LOG.info("Workflow {}: shard {}: {}", workflow, shard, String.join("; ", plan.notes()));
                 }

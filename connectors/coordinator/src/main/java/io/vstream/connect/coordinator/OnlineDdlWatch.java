@@ -84,8 +84,23 @@ final class OnlineDdlWatch {
                 }
                 List<AppliedTable.Row> rows = s.applied();
                 if (rows.size() != 1 || rows.get(0).position() == null) {
-                    awaiting = true; // the copy starts once this shard's applier has a position
-                    round.waiting(shard);
+                    // rounds come early until the applier has a position: the copy (or, started at once, the
+                    // readiness) waits for it
+                    awaiting = true;
+                    if (config.copyStartsAtOnce()) {
+                        // the copy starts from the position recorded with the plan, the stream's start (the
+                        // applier checks that): it need not wait for the applier, which has no lag to throttle on yet
+                        GhostCopyState.Summary copy = s.copySummary();
+                        String stopped = copies.follow(shard, copy, copy.done() ? null : hold);
+                        if (stopped != null) {
+                            copies.close();
+                            return status.failed("the copy on shard " + shard + " cannot go on: " + stopped);
+                        }
+                        round.copyingBeforeApplier(shard, copy.rowsCopied(), estimates.getOrDefault(shard, 0L),
+                                copy.done() ? null : hold);
+                    } else {
+                        round.waiting(shard); // the copy starts once this shard's applier has a position
+                    }
                     continue;
                 }
                 AppliedTable.Row a = rows.get(0);

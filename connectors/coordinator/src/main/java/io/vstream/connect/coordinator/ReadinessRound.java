@@ -32,6 +32,21 @@ final class ReadinessRound {
     }
 
     /**
+     * A shard whose copy started at once from the position recorded with the plan ({@code ddl.copy.start=at-once})
+     * while its applier has not recorded a position yet: its rows count toward the progress; its lag is unknown.
+     */
+    void copyingBeforeApplier(String shard, long rowsCopied, long estimate, String throttle) {
+        unknown = true;
+        copying += 1;
+        if (throttle != null && !throttled.contains(throttle)) {
+            throttled.add(throttle);
+        }
+        copied += rowsCopied;
+        total += CopyProgressEstimator.shardTotal(rowsCopied, estimate, false);
+        shards.add(new ShardStatus(shard, ShardStatus.COPYING, null, null, null, rowsCopied, throttle));
+    }
+
+    /**
      * A shard whose applier holds {@code position}.
      *
      * @param copyingLeft     what is left to copy (the server copy: 1 until the shard's rows are copied, then 0; the

@@ -12,10 +12,11 @@ import java.util.Map;
 
 /**
  * The online-DDL workflow's server copies, one {@link GhostCopier} per shard: started once the shard's applier has
- * recorded a position (a restarted coordinator resumes each from the shard's state), told each round whether to wait
+ * recorded a position, or at once from the position recorded with the plan (ddl.copy.start=at-once; a restarted
+ * coordinator resumes each from the shard's state), told each round whether to wait
  * and why (the applier's lag, the operator's pause, a lagging replica: {@link #hold()}), stopped once the shard's copy
  * is done or the workflow ends. Tells the coordinator's task when a round should come early (a copy has just ended;
- * the copy waits for an applier's first position). Touches every shard of the table and the replicas to watch.
+ * some applier has no position yet). Touches every shard of the table and the replicas to watch.
  */
 final class ServerCopies implements ShardCopies {
     private static final long EAGER_ROUND_MS = 20;
@@ -26,7 +27,7 @@ final class ServerCopies implements ShardCopies {
     private final ApplierChannel applier;
     // per shard, while its server copy runs (the task's stop() closes them from another thread)
     private final Map<String, GhostCopier> copiers = new java.util.concurrent.ConcurrentHashMap<>();
-    private volatile boolean awaitingApplier; // the copy waits for a shard's applier to record a position
+    private volatile boolean awaitingApplier; // a shard's applier has not recorded a position yet
     private volatile long roundNanos;
     // the copiers whose copied ranges a round has seen (a round comes early once when the rows are copied)
     private final java.util.Set<GhostCopier> rangesSeen = java.util.concurrent.ConcurrentHashMap.newKeySet();
@@ -45,7 +46,10 @@ final class ServerCopies implements ShardCopies {
         copiers.values().stream().filter(GhostCopier::rangesCopied).forEach(rangesSeen::add);
     }
 
-    /** Whether some shard's copy waits for its applier's first position (rounds then come early). */
+    /**
+     * Whether some shard's applier has not recorded a position yet (rounds then come early: the copy, or with
+     * ddl.copy.start=at-once the readiness, waits for it).
+     */
     @Override
     public void awaitingApplier(boolean awaiting) {
         awaitingApplier = awaiting;
@@ -156,8 +160,8 @@ final class ServerCopies implements ShardCopies {
     /**
      * A shard's copy has just ended (or failed), or its rows are copied (the checksum can start while the deferred keys
      * are built): the next round sees it at once rather than a poll interval later; and
-     * while the server copy waits for an applier's first position, rounds come every {@value #EAGER_ROUND_MS} ms, so
-     * the copy starts as soon as it may.
+     * while some shard's applier has no position yet, rounds come every {@value #EAGER_ROUND_MS} ms, so the copy starts
+     * (or the workflow gets ready) as soon as it may.
      */
     @Override
     public boolean wantsRound() {

@@ -11,7 +11,7 @@ interface ShardCopies {
     /** A round of the workflow starts. */
     void roundStarts();
 
-    /** Whether some shard's copy waits for its applier's first position. */
+    /** Whether some shard's applier has not recorded a position yet (the copy or the readiness waits for it). */
     void awaitingApplier(boolean awaiting);
 
     /**

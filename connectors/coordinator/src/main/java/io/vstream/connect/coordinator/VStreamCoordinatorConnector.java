@@ -83,6 +83,14 @@ public class VStreamCoordinatorConnector extends SourceConnector {
         topologyProblems(props, values, VStreamCoordinatorConnectorConfig.SHARDS,
                 type == WorkflowType.ONLINE_DDL ? TopologyCheck.Coverage.WHOLE_KEY_SPACE
                         : TopologyCheck.Coverage.NO_OVERLAP);
+        if (type == WorkflowType.ONLINE_DDL
+                && "at-once".equalsIgnoreCase(props.getOrDefault(VStreamCoordinatorConnectorConfig.DDL_COPY_START, ""))
+                && "stream".equalsIgnoreCase(props.getOrDefault(VStreamCoordinatorConnectorConfig.DDL_COPY_METHOD,
+                "server"))) {
+            values.get(VStreamCoordinatorConnectorConfig.DDL_COPY_START).addErrorMessage("ddl.copy.start=at-once"
+                    + " starts the coordinator's server copy, but ddl.copy.method=stream copies through the source:"
+                    + " remove ddl.copy.start (or set ddl.copy.method=server)");
+        }
         if (type == WorkflowType.RESHARD) {
             topologyProblems(props, values, VStreamCoordinatorConnectorConfig.RESHARD_TARGET_SHARDS,
                     TopologyCheck.Coverage.NO_OVERLAP);

@@ -58,6 +58,7 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
     public static final String DDL_REVERT = "ddl.revert";
     public static final String DDL_REVERT_DROP = "ddl.revert.drop.on.release";
     public static final String DDL_COPY_METHOD = "ddl.copy.method";
+    public static final String DDL_COPY_START = "ddl.copy.start";
     public static final String DDL_COPY_THREADS = "ddl.copy.threads";
     public static final String DDL_COPY_CHUNK_TARGET_MS = "ddl.copy.chunk.target.ms";
     public static final String DDL_COPY_CHUNK_MAX_ROWS = "ddl.copy.chunk.max.rows";
@@ -240,6 +241,15 @@ public class VStreamCoordinatorConnectorConfig extends AbstractConfig {
     /** Whether the coordinator fills the ghost on each shard itself (ddl.copy.method=server). */
     public boolean serverCopy() {
         return "server".equalsIgnoreCase(getString(DDL_COPY_METHOD));
+    }
+
+    /**
+     * Whether the server copy starts right after the ghost tables are created, from the position the coordinator
+     * records on each shard (ddl.copy.start=at-once; the source starts there with start.mode=migration), rather than
+     * once each shard's applier has recorded its first position.
+     */
+    public boolean copyStartsAtOnce() {
+        return serverCopy() && "at-once".equalsIgnoreCase(getString(DDL_COPY_START));
     }
 
     public io.vstream.connect.coordinator.copy.GhostCopySettings ghostCopy() {

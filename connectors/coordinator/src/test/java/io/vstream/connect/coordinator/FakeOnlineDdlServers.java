@@ -262,9 +262,10 @@ final class FakeOnlineDdlServers implements OnlineDdlServers {
         }
 
         @Override
-        public void savePlan(AlterPlan plan) {
+        public String savePlan(AlterPlan plan) {
             plans.put(WorkflowFixtures.MIGRATION, new MigrationPlans.Plan(WorkflowFixtures.MIGRATION, plan.database(),
                     plan.table(), plan.ghost(), plan.mapping(), plan.sharedKey(), plan.writesByDelete()));
+            return null;
         }
 
         @Override

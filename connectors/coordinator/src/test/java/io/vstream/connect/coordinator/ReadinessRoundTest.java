@@ -63,6 +63,15 @@ class ReadinessRoundTest {
         assertThat(copying.copied()).isEqualTo(252 * 1_000L + 4 * 400L);
         assertThat(copying.total()).isEqualTo(SHARDS * 1_000L);
         assertThat(copying.throttleReason()).isEqualTo("copy throttled: applier lag 12000 ms > 10000 ms");
+
+        ReadinessRound atOnce = new ReadinessRound(); // ddl.copy.start=at-once: a copy before any applier position
+        atOnce.copyingBeforeApplier("s000", 400L, 1_000, null);
+        atOnce.copyingBeforeApplier("s001", 1_000L, 1_000, "paused by the operator (ddl.copy.paused=true)");
+        assertThat(atOnce.decide(WorkflowStatus.START, READY, false).state()).isEqualTo(WorkflowState.COPYING);
+        assertThat(atOnce.counted()).as("the rows copied count before the appliers have a position").isTrue();
+        assertThat(atOnce.copied()).isEqualTo(1_400L);
+        assertThat(atOnce.shards()).allMatch(s -> s.state().equals(ShardStatus.COPYING));
+        assertThat(atOnce.throttleReason()).contains("ddl.copy.paused=true");
     }
 
     @Test

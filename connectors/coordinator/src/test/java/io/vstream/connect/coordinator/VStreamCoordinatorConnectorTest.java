@@ -67,6 +67,24 @@ class VStreamCoordinatorConnectorTest {
     }
 
     @Test
+    void aCopyThatStartsAtOnceIsTheServerCopysAndOnlyThenStartsAtOnce() {
+        Map<String, String> ddl = new HashMap<>(Map.of("shards", "-=db1:3306", "ddl.database", "shop", "ddl.table",
+                "orders", "ddl.alter", "ADD COLUMN note TEXT", "ddl.copy.start", "AT-ONCE"));
+        assertThat(errors("online-ddl", ddl)).isEmpty();
+        ddl.put("ddl.copy.method", "stream");
+        Map<String, List<String>> e = errors("online-ddl", ddl);
+        assertThat(e).containsOnlyKeys("ddl.copy.start");
+        assertThat(e.get("ddl.copy.start").get(0)).contains("ddl.copy.method=stream");
+        ddl.putAll(Map.of("workflow", "online-ddl", "source.user", "vsc", "applier.stream", "w"));
+        assertThat(new VStreamCoordinatorConnectorConfig(ddl).copyStartsAtOnce()).isFalse();
+        ddl.put("ddl.copy.method", "server");
+        assertThat(new VStreamCoordinatorConnectorConfig(ddl).copyStartsAtOnce()).isTrue();
+        ddl.remove("ddl.copy.start");
+        assertThat(new VStreamCoordinatorConnectorConfig(ddl).copyStartsAtOnce()).as("after-applier by default")
+                .isFalse();
+    }
+
+    @Test
     void aValueThatNamesNoWorkflowIsRefusedOnItsFieldAlone() {
         Map<String, List<String>> e = errors("split", Map.of());
         assertThat(e).containsOnlyKeys("workflow");

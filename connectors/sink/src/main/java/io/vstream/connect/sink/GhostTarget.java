@@ -41,6 +41,14 @@ final class GhostTarget {
         return plan;
     }
 
+    /**
+     * The position the migration's server copy started from when it started at once ({@link CopyStartCheck}), or null
+     * when it waits for the applier (nothing to check).
+     */
+    String copyStart(Connection conn) throws SQLException {
+        return MigrationPlans.copyStart(conn, stateDatabase, migration);
+    }
+
     /** Whether the applier is past a swap: it keeps a table equal to the serving one (the reverse stream). */
     boolean swapped() {
         return swapped;

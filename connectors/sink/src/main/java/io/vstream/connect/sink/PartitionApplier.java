@@ -31,6 +31,9 @@ final class PartitionApplier implements Applier {
     private final ControlChannel control;
     private final RecordTyping typing;
     private final GhostTarget ghost; // ghost mode's table and plan; null in the other modes
+    // ghost mode, a stream the target holds nothing of, a copy that started at once: where the stream's first record
+    // must place its start (CopyStartCheck); null once checked, or with nothing to check
+    private String copyStart;
     private final ChangeWriter changes;
     private final StreamDdl ddl;
     private final EventSequence sequence = new EventSequence();
@@ -97,6 +100,7 @@ final class PartitionApplier implements Applier {
             tables.forget(); // the table is the ghost or the one swapped out, as the plan says
         }
         AppliedTable.Applied applied = commits.load(conn);
+        copyStart = ghost != null && applied == null && !ghost.swapped() ? ghost.copyStart(conn) : null;
         typing.load(conn);
         conn.commit();
         if (applied != null) {
@@ -221,6 +225,15 @@ final class PartitionApplier implements Applier {
         EventType type = typing.typeOf(record);
         record = typing.typed(record, type);
         Struct value = (Struct) record.value();
+        if (copyStart != null) {
+            String why = CopyStartCheck.refusal(settings.ghostMigration(), topic, copyStart, type,
+                    type == EventType.HEARTBEAT || type == EventType.VGTID ? value.getString("position") : null);
+            if (why != null) {
+                control.fail(why);
+                throw new ConnectException(why);
+            }
+            copyStart = null;
+        }
         String gtid = type == EventType.BEGIN || type == EventType.DDL ? value.getString("gtid") : null;
         String op = type == EventType.ROW ? value.getString("op") : null;
         EventSequence.Decision decision = sequence.next(type, gtid, op);

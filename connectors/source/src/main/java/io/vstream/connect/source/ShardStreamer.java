@@ -160,7 +160,8 @@ final class ShardStreamer implements Runnable {
     /** Connects, copies what is left to copy, then streams the binlog; returns or throws when that ends. */
     private void streamOnce() throws Exception {
         receivedSinceConnect = false;
-        StreamStart.Resolved start = StreamStart.resolve(shard, settings, copy, position(), this::connect);
+        StreamStart.Resolved start = StreamStart.resolve(shard, settings, copy, position(), this::connect,
+                () -> running);
         flavor = start.flavor();
         charsets = start.charsets();
         sequence.position(start.position());

@@ -21,5 +21,6 @@ record StreamSettings(
         String journalDatabase,
         boolean reshardFallbackCopy,
         RecordSizeLimit recordSizeLimit,
-        io.vstream.connect.core.sql.TlsSettings tls) {
+        io.vstream.connect.core.sql.TlsSettings tls,
+        MigrationStart migrationStart) { // null unless start.mode=migration
 }

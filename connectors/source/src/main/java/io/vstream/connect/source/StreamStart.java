@@ -32,13 +32,28 @@ final class StreamStart {
 
     /** Checks the shard and resolves where its stream starts, {@code committed} being its position so far (or null). */
     static Resolved resolve(ShardAddress shard, StreamSettings settings, CopySettings copy, ShardGtid committed,
-                            TableDefinitions.Connections connections) throws Exception {
+                            TableDefinitions.Connections connections, java.util.function.BooleanSupplier running)
+            throws Exception {
         try (Connection conn = connections.open()) {
             ServerPreflight.ServerInfo info = ServerPreflight.check(conn, shard);
             Flavor flavor = info.flavor();
             Charsets charsets = Charsets.load(conn, flavor);
             ShardGtid position = committed;
-            if (committed == null || committed.isCurrent()) {
+            if (committed == null && settings.migrationStart() != null) {
+                GtidPosition recorded = settings.migrationStart().await(conn, shard.name(),
+                        settings.retryMaxDuration(), running);
+                if (recorded == null) {
+                    throw new InterruptedException("stopped while waiting for the migration's start position");
+                }
+                if (recorded.flavor() != flavor) {
+                    throw new FatalStreamException("Shard " + shard.name() + " runs " + info.version() + " but"
+                            + " migration " + settings.migrationStart().migration() + " recorded a position of"
+                            + " another flavor (" + recorded + "): the topology points at the wrong server");
+                }
+                position = ShardGtid.of(settings.keyspace(), shard.name(), recorded);
+                LOG.info("Shard {}: starting from {}, where the copy of migration '{}' starts", shard.name(),
+                        position.gtidText(), settings.migrationStart().migration());
+            } else if (committed == null || committed.isCurrent()) {
                 List<TableLastPk> tables = committed != null ? committed.tablePks()
                         : copy.copyOnStart() ? CopyPhase.plan(conn, shard, settings, copy, flavor) : List.of();
                 GtidPosition now = GtidPosition.parse(flavor, ServerPreflight.currentPosition(conn, flavor));

@@ -39,6 +39,8 @@ public class VStreamSourceConnectorConfig extends AbstractConfig {
     public static final String TOPIC_PREFIX = "topic.prefix";
     public static final String START_MODE = "start.mode";
     public static final String START_POSITION = "start.position";
+    public static final String START_MIGRATION = "start.migration";
+    public static final String START_MIGRATION_DATABASE = "start.migration.database";
     public static final String TABLE_INCLUDE_LIST = "table.include.list";
     public static final String TABLE_EXCLUDE_LIST = "table.exclude.list";
     public static final String COLUMN_EXCLUDE_LIST = "column.exclude.list";
@@ -78,14 +80,19 @@ public class VStreamSourceConnectorConfig extends AbstractConfig {
         /** From the shard's current position ({@code @@gtid_binlog_pos} / {@code @@gtid_executed}): only new changes. */
         CURRENT,
         /** From the per-shard positions given in {@code start.position} (a VGTID). */
-        POSITION;
+        POSITION,
+        /** From the position an online-DDL coordinator recorded on each shard for {@code start.migration}. */
+        MIGRATION;
 
         static final String DOC = "Where a shard with no stored offset starts. 'copy' (default): copy the existing rows"
                 + " of the streamed tables (those matching copy.table.include.list) in a resumable copy phase, then"
                 + " stream the binlog from the copy's position, so a consumer that applies the whole log ends with the"
                 + " source's data; tables not copied stream from the start position. 'current': from the shard's"
                 + " current GTID position (only changes made from now on). 'position': from the shard's entry in"
-                + " 'start.position'. A shard that has a stored offset always resumes from it.";
+                + " 'start.position'. 'migration': from the position the online-DDL coordinator of migration"
+                + " 'start.migration' recorded on the shard when it created the ghost table (ddl.copy.start=at-once),"
+                + " which its copy starts from; the shard waits for it up to retry.max.duration.ms. A shard that has a"
+                + " stored offset always resumes from it.";
 
         static StartMode parse(String s) {
             return valueOf(s.trim().toUpperCase(Locale.ROOT));
@@ -141,6 +148,14 @@ public class VStreamSourceConnectorConfig extends AbstractConfig {
                 "With start.mode=position: the VGTID to start from, as JSON {\"shard_gtids\":[{\"keyspace\":\"ks\","
                         + "\"shard\":\"-80\",\"gtid\":\"MariaDB/0-1-42\"}, ...]} with one entry per shard.",
                 GROUP_STREAM, ++o, Width.LONG, "Start position (VGTID)");
+        def.define(START_MIGRATION, Type.STRING, "", Importance.MEDIUM,
+                "With start.mode=migration: the online-DDL migration (the coordinator's ddl.migration) whose recorded"
+                        + " start position each shard streams from. The account then needs SELECT on the"
+                        + " coordinator's table <start.migration.database>.migrations (docs/grants.md).",
+                GROUP_STREAM, ++o, Width.MEDIUM, "Start migration");
+        def.define(START_MIGRATION_DATABASE, Type.STRING, "_vstream", new ConfigDef.NonEmptyString(), Importance.LOW,
+                "With start.mode=migration: the database where the coordinator records the migration (its"
+                        + " state.database).", GROUP_STREAM, ++o, Width.MEDIUM, "Start migration database");
         def.define(HEARTBEAT_INTERVAL_MS, Type.LONG, 5_000L, ConfigDef.Range.atLeast(100), Importance.MEDIUM,
                 "How often a shard whose filtered tables are idle emits a HEARTBEAT record with its current position"
                         + " (which also stores the offset). A shard also emits one as soon as the server reports its"
@@ -331,6 +346,12 @@ public class VStreamSourceConnectorConfig extends AbstractConfig {
         return getString(START_POSITION);
     }
 
+    /** With start.mode=migration, the migration whose recorded position the shards start from; else null. */
+    public MigrationStart migrationStart() {
+        return startMode() == StartMode.MIGRATION
+                ? new MigrationStart(getString(START_MIGRATION).strip(), getString(START_MIGRATION_DATABASE)) : null;
+    }
+
     public Duration heartbeatInterval() {
         return Duration.ofMillis(getLong(HEARTBEAT_INTERVAL_MS));
     }
@@ -422,6 +443,13 @@ public class VStreamSourceConnectorConfig extends AbstractConfig {
             String text = position.value() == null ? "" : String.valueOf(position.value());
             String keyspace = props.get(KEYSPACE);
             StartPositions.validate(text, keyspace, shards).forEach(position::addErrorMessage);
+        }
+        ConfigValue migration = values.get(START_MIGRATION);
+        if (mode != null && mode.errorMessages().isEmpty() && migration != null
+                && StartMode.parse(String.valueOf(mode.value())) == StartMode.MIGRATION
+                && (migration.value() == null || String.valueOf(migration.value()).isBlank())) {
+            migration.addErrorMessage("start.mode is 'migration' but start.migration is empty: set it to the"
+                    + " coordinator's ddl.migration");
         }
         ConfigValue replicas = values.get(THROTTLE_REPLICAS);
         if (replicas != null && replicas.value() instanceof List<?> list) {

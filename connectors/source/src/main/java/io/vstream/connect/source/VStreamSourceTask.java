@@ -71,7 +71,7 @@ public class VStreamSourceTask extends SourceTask {
                 config.avroFieldNames(), config.user(), config.password().value(), config.connectTimeout(), config.retryBackoffInitial(),
                 config.retryBackoffMax(), config.retryMaxDuration(), config.heartbeatInterval(),
                 config.maxQueueSize(), config.tableFilter(), config.journalDatabase(), config.reshardFallbackCopy(),
-                RecordSizeLimit.of(config.originals()), config.tls());
+                RecordSizeLimit.of(config.originals()), config.tls(), config.migrationStart());
         List<Map<String, String>> partitions = new ArrayList<>();
         mine.forEach(s -> partitions.add(OffsetCodec.partition(config.keyspace(), s.name())));
         Map<Map<String, String>, Map<String, Object>> stored = context.offsetStorageReader().offsets(partitions);
@@ -121,7 +121,7 @@ public class VStreamSourceTask extends SourceTask {
                     io.vstream.connect.core.position.GtidPosition.parse(journaled));
         }
         return switch (config.startMode()) {
-            case COPY, CURRENT -> null;
+            case COPY, CURRENT, MIGRATION -> null; // MIGRATION: StreamStart reads the recorded position
             case POSITION -> {
                 Optional<ShardGtid> p = StartPositions.forShard(config.startPosition(), config.keyspace(), shard.name());
                 yield p.orElseThrow(() -> new ConnectException("start.position has no entry for shard " + shard.name()));

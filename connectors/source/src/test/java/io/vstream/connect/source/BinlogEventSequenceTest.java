@@ -49,7 +49,7 @@ class BinlogEventSequenceTest {
     private static final StreamSettings SETTINGS = new StreamSettings("c", "ks", "shop", "vs", false, "u", "p",
             Duration.ofSeconds(5), Duration.ofMillis(100), Duration.ofSeconds(1), Duration.ofMinutes(1), HEARTBEAT,
             100, new TableFilter(List.of(), List.of("audit"), List.of()), "_vstream", false,
-            new RecordSizeLimit(RecordSizeLimit.KAFKA_DEFAULT), null);
+            new RecordSizeLimit(RecordSizeLimit.KAFKA_DEFAULT), null, null);
 
     private final List<QueuedRecord> out = new ArrayList<>();
     private final ManualClock clock = new ManualClock();

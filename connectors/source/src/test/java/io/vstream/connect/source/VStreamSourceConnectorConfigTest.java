@@ -115,6 +115,18 @@ class VStreamSourceConnectorConfigTest {
     }
 
     @Test
+    void migrationModeNeedsTheMigrationAndReadsItsState() {
+        Map<String, ConfigValue> v = validate(with(base(), "start.mode", "migration"));
+        assertThat(errors(v, "start.migration")).singleElement().asString()
+                .startsWith("start.mode is 'migration' but start.migration is empty");
+        Map<String, String> ok = with(base(), "start.mode", "Migration", "start.migration", " orders-1 ");
+        assertThat(errorCount(validate(ok))).isZero();
+        assertThat(new VStreamSourceConnectorConfig(ok).migrationStart())
+                .isEqualTo(new MigrationStart("orders-1", "_vstream"));
+        assertThat(new VStreamSourceConnectorConfig(with(ok, "start.mode", "current")).migrationStart()).isNull();
+    }
+
+    @Test
     void positionModeNeedsAPosition() {
         Map<String, ConfigValue> v = validate(with(base(), "start.mode", "position"));
         assertThat(errors(v, "start.position")).singleElement().asString()
