@@ -104,12 +104,15 @@ final class DdlScenario {
         String connectors = "the three connectors of docs/online-ddl.md deployed together (coordinator, source, sink,"
                 + " in that order) with config-examples/online-ddl-*.json's settings for one shard: coordinator"
                 + " workflow=online-ddl, cutover.mode=all-at-once, cutover.lock.timeout.ms=3000, poll.interval.ms"
-                + " default (1000), ddl.prefer.instant default (true); source start.mode=current (server copy by the"
-                + " coordinator), table.include.list=orders, heartbeat.interval.ms=200,"
-                + " tasks.max=1, copy settings default; sink mode=ghost, target.topology, ghost.migration,"
-                + " target.binlog=on (ghost mode binlogs the ghost's writes in any case, as pt-osc's are);"
-                + " JsonConverter with schemas. Timed from the first deploy to the ts_ms of the coordinator's status"
-                + " record with state COMPLETE";
+                + " default (1000), ddl.prefer.instant default (true), ddl.copy.start=at-once (the server copy"
+                + " starts from the position the coordinator records once the ghost exists); source"
+                + " start.mode=migration (it streams from that position), table.include.list=orders,"
+                + " heartbeat.interval.ms=200, tasks.max=1, copy settings default; sink mode=ghost, target.topology,"
+                + " ghost.migration, target.binlog=on (ghost mode binlogs the ghost's writes in any case, as pt-osc's"
+                + " are); the examples' converters and client settings as printed: source "
+                + ExampleTuning.describe(ExampleTuning.of(OnlineDdlRun.SOURCE_EXAMPLE)) + "; sink "
+                + ExampleTuning.describe(ExampleTuning.of(OnlineDdlRun.SINK_EXAMPLE)) + ". Timed from the first"
+                + " deploy to the ts_ms of the coordinator's status record with state COMPLETE";
         String log = "the Connect worker process's log, bench/target/work/kafka-" + cluster + "/worker/connect.log";
         if (alter.instant()) {
             settings.put("us", connectors + ". The coordinator asks the server whether the ALTER can run with"

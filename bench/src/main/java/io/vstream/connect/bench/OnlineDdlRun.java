@@ -20,9 +20,10 @@ import org.apache.kafka.common.TopicPartition;
  * "Us" in the ddl scenarios: one online-DDL migration of the scenario's ALTER ({@link DdlAlter}) by the three
  * connectors of docs/online-ddl.md, deployed together on the Connect worker process (loaded from their plugin
  * archives) as config-examples/online-ddl-*.json configures them, on a single-shard keyspace ({@code -}): the
- * coordinator ({@code workflow=online-ddl}), the source ({@code start.mode=current}, the coordinator copying on the
- * shard, {@code table.include.list=orders}, {@code heartbeat.interval.ms=200}) and the sink ({@code mode=ghost},
- * {@code target.topology}, {@code ghost.migration}). Timed from the first deploy until the coordinator's status record
+ * coordinator ({@code workflow=online-ddl}, copying on the shard from the position it records,
+ * {@code ddl.copy.start=at-once}), the source ({@code start.mode=migration}: from that position,
+ * {@code table.include.list=orders}, {@code heartbeat.interval.ms=200}) and the sink ({@code mode=ghost},
+ * {@code target.topology}, {@code ghost.migration}), with the examples' converters and client settings. Timed from the first deploy until the coordinator's status record
  * with state COMPLETE (its {@code ts_ms}, taken by the coordinator when the swap was done); the status topic is read as
  * it grows. The write load runs over the same window. The cut-over's write block is read from the coordinator's log
  * ({@link CutOverLog}). When the ALTER can run with {@code ALGORITHM=INSTANT} ({@code ddl-instant}) the coordinator

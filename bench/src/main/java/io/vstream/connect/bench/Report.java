@@ -139,7 +139,8 @@ final class Report {
                 .append(", ").append(machine.jdk()).append(", MariaDB ").append(machine.mariadb())
                 .append("; load average ").append(machine.loadAtStart()).append(" at the start, ")
                 .append(machine.loadAtEnd()).append(" at the end: the machine is shared, read the ratios).")
-                .append(" JsonConverter with schemas.\n\n");
+                .append(" The worker's converter is JsonConverter with schemas; the scenarios that deploy")
+                .append(" config-examples' settings (say so below) use the examples' converters.\n\n");
         for (ScenarioResult s : scenarios) {
             o.append("#### ").append(s.name()).append(": ").append(s.title()).append("\n\n");
             if (hasWrites(s)) {
