@@ -730,8 +730,10 @@ class OnlineDdlIT {
             st.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT");
             st.executeQuery("SELECT COUNT(*) FROM items").close(); // holds the table's metadata lock until it ends
             Thread.sleep(1_500); // the time is the point: the transaction is older than the lock timeout below
+            // deployed as config-examples do: the copy would start at once, the source where it starts
             w.deploy("ADD COLUMN note VARCHAR(32) NULL", Map.of("ddl.prefer.instant", "true",
-                    "cutover.lock.timeout.ms", "1000"));
+                    "cutover.lock.timeout.ms", "1000", "ddl.copy.start", "at-once"),
+                    Map.of("start.mode", "migration", "start.migration", db));
             String waits = awaitStatus(w, s -> s.getString("reason") != null
                     && s.getString("reason").contains("instant ALTER waits") ? s.getString("reason") : null);
             assertThat(waits).as("the ALTER waits for the long transaction, saying so").contains("shard -80")
@@ -758,7 +760,23 @@ class OnlineDdlIT {
         }
         assertThat(Duration.ofNanos(slowest.get())).as("no write waited on the ALTER longer than its lock timeout,"
                 + " with a margin for a busy machine").isLessThan(Duration.ofSeconds(2));
+        // no copy, so no recorded start: the source (start.mode=migration) streams from the current position
+        String topic = io.vstream.connect.core.event.TopicNames.shardTopic("vs_" + db, "ks", "-80");
+        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        while (records(topic) == 0) {
+            assertThat(System.nanoTime()).as("the source streams %s", topic).isLessThan(deadline);
+            Thread.sleep(200);
+        }
         w.delete();
+    }
+
+    /** The records in {@code topic} (0 while it does not exist). */
+    private static int records(String topic) {
+        try {
+            return connect.topics().readAll(topic, false).size();
+        } catch (RuntimeException | AssertionError e) {
+            return 0;
+        }
     }
 
     /** Waits until {@code counter} reaches {@code n}; fails, naming {@code what}, after 90 s. */

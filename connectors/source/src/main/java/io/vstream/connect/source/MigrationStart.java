@@ -23,19 +23,28 @@ record MigrationStart(String migration, String database) {
     private static final long POLL_MS = 25;
 
     /**
-     * The position recorded for the migration on this shard, once there: null when the source stops first.
+     * Where the shard's stream starts: the position recorded for the migration, or none when the coordinator ran the
+     * ALTER instantly (no ghost, no copy: the stream then starts at the shard's current position).
+     */
+    record Recorded(GtidPosition position, boolean ranInstantly) {
+    }
+
+    /**
+     * What the coordinator recorded for the migration on this shard, once it has: null when the source stops first.
      *
      * @throws FatalStreamException when the account may not read the table, or nothing is recorded within
      *                              {@code bound}
      */
-    GtidPosition await(Connection conn, String shard, Duration bound, BooleanSupplier running)
+    Recorded await(Connection conn, String shard, Duration bound, BooleanSupplier running)
             throws SQLException, InterruptedException, FatalStreamException {
         long deadline = System.nanoTime() + bound.toNanos();
         boolean told = false;
         while (running.getAsBoolean()) {
             String recorded;
+            boolean instant;
             try {
                 recorded = MigrationPlans.copyStart(conn, database, migration);
+                instant = recorded == null && MigrationPlans.appliedInstantly(conn, database, migration);
             } catch (SQLException e) {
                 if (e.getErrorCode() == ServerErrors.TABLE_ACCESS_DENIED
                         || e.getErrorCode() == ServerErrors.DATABASE_ACCESS_DENIED) {
@@ -47,7 +56,10 @@ record MigrationStart(String migration, String database) {
                 throw e;
             }
             if (recorded != null) {
-                return GtidPosition.parse(recorded);
+                return new Recorded(GtidPosition.parse(recorded), false);
+            }
+            if (instant) {
+                return new Recorded(null, true);
             }
             if (System.nanoTime() > deadline) {
                 throw new FatalStreamException("Shard " + shard + ": no start position recorded for migration '"

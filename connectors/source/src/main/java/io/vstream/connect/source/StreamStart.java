@@ -30,6 +30,34 @@ final class StreamStart {
     private StreamStart() {
     }
 
+    /**
+     * start.mode=migration: the position the migration's coordinator recorded on the shard, once it has; null when
+     * the ALTER ran instantly (no copy: the stream starts at the current position).
+     */
+    private static ShardGtid recordedStart(Connection conn, ShardAddress shard, StreamSettings settings,
+                                           ServerPreflight.ServerInfo info, Flavor flavor,
+                                           java.util.function.BooleanSupplier running) throws Exception {
+        MigrationStart m = settings.migrationStart();
+        MigrationStart.Recorded recorded = m.await(conn, shard.name(), settings.retryMaxDuration(), running);
+        if (recorded == null) {
+            throw new InterruptedException("stopped while waiting for the migration's start position");
+        }
+        if (recorded.ranInstantly()) {
+            LOG.info("Shard {}: migration '{}' ran instantly (no ghost, no copy): starting from the current position",
+                    shard.name(), m.migration());
+            return null;
+        }
+        if (recorded.position().flavor() != flavor) {
+            throw new FatalStreamException("Shard " + shard.name() + " runs " + info.version() + " but migration "
+                    + m.migration() + " recorded a position of another flavor (" + recorded.position() + "): the"
+                    + " topology points at the wrong server");
+        }
+        ShardGtid position = ShardGtid.of(settings.keyspace(), shard.name(), recorded.position());
+        LOG.info("Shard {}: starting from {}, where the copy of migration '{}' starts", shard.name(),
+                position.gtidText(), m.migration());
+        return position;
+    }
+
     /** Checks the shard and resolves where its stream starts, {@code committed} being its position so far (or null). */
     static Resolved resolve(ShardAddress shard, StreamSettings settings, CopySettings copy, ShardGtid committed,
                             TableDefinitions.Connections connections, java.util.function.BooleanSupplier running)
@@ -39,20 +67,10 @@ final class StreamStart {
             Flavor flavor = info.flavor();
             Charsets charsets = Charsets.load(conn, flavor);
             ShardGtid position = committed;
-            if (committed == null && settings.migrationStart() != null) {
-                GtidPosition recorded = settings.migrationStart().await(conn, shard.name(),
-                        settings.retryMaxDuration(), running);
-                if (recorded == null) {
-                    throw new InterruptedException("stopped while waiting for the migration's start position");
-                }
-                if (recorded.flavor() != flavor) {
-                    throw new FatalStreamException("Shard " + shard.name() + " runs " + info.version() + " but"
-                            + " migration " + settings.migrationStart().migration() + " recorded a position of"
-                            + " another flavor (" + recorded + "): the topology points at the wrong server");
-                }
-                position = ShardGtid.of(settings.keyspace(), shard.name(), recorded);
-                LOG.info("Shard {}: starting from {}, where the copy of migration '{}' starts", shard.name(),
-                        position.gtidText(), settings.migrationStart().migration());
+            ShardGtid recorded = committed == null && settings.migrationStart() != null
+                    ? recordedStart(conn, shard, settings, info, flavor, running) : null;
+            if (recorded != null) {
+                position = recorded;
             } else if (committed == null || committed.isCurrent()) {
                 List<TableLastPk> tables = committed != null ? committed.tablePks()
                         : copy.copyOnStart() ? CopyPhase.plan(conn, shard, settings, copy, flavor) : List.of();
