@@ -156,7 +156,8 @@ class OnlineDdlIT {
             }
             for (int i = 0; i < 2; i++) {
                 var r = load.verifyShard(i, "orders_load");
-                assertThat(r.isEqual()).as("shard %d holds every acknowledged write: %s", i, r).isTrue();
+                assertThat(r.isEqual()).as("shard %d holds every acknowledged write: %s%s", i, r,
+                        r.isEqual() ? "" : mismatchContext(load, i, db, r)).isTrue();
                 assertOldEqualsNewAtTheCutOver(load, i, db);
             }
             System.out.printf("OnlineDdlIT: %d rows per shard migrated in %d s under %s; writes blocked %d ms by the"
@@ -167,6 +168,34 @@ class OnlineDdlIT {
             reading.set(false);
             w.delete();
         }
+    }
+
+    /**
+     * For a failed model check (CI saw one once, 2026-12-04, 8 rows of one shard, not reproduced): per differing key,
+     * the load's transactions that wrote it (GTID, operation, outcome) and the key's row in the new and the old table,
+     * to tell a change the applier lost before the cut-over from a write that went astray after it.
+     */
+    private static String mismatchContext(WriteLoad load, int shard, String db, io.vstream.connect.local.compare
+            .ComparisonResult r) {
+        StringBuilder b = new StringBuilder("\ncontext (the load's transactions per key, oldest first; rows now):");
+        MariaDbServer s = SHARDS.server(shard);
+        for (var d : r.differences()) {
+            long key = Long.parseLong(d.key().values().iterator().next());
+            b.append("\n  id ").append(key).append(':');
+            for (LoadTransaction t : load.committedTransactions()) {
+                t.changes().stream().filter(c -> c.key() == key && c.table().equals("orders")).forEach(c -> b
+                        .append(' ').append(t.gtid()).append('/').append(c.op()).append('/').append(t.outcome()));
+            }
+            for (String table : List.of("orders", "orders_old")) {
+                try {
+                    b.append(" | ").append(table).append(": ").append(s.queryString(db, "SELECT CONCAT_WS(',', k,"
+                            + " amount, updated) FROM " + table + " WHERE id = ?", key));
+                } catch (RuntimeException e) {
+                    b.append(" | ").append(table).append(": ").append(e.getMessage());
+                }
+            }
+        }
+        return b.toString();
     }
 
     /** The status records carried the copy's progress: rows, total, percent and ETA while copying, 100% after. */
@@ -595,6 +624,41 @@ class OnlineDdlIT {
         for (MariaDbServer s : SHARDS.servers()) {
             assertThat(itemsChecksum(s, db, "items")).as("the new table equals the old one on %s", s)
                     .isEqualTo(itemsChecksum(s, db, "items_old"));
+        }
+        w.delete();
+    }
+
+    /**
+     * A source with {@code start.mode=migration} deployed before its coordinator waits until the coordinator has
+     * recorded where the copy starts, then streams from there; the migration completes (its checksum compares the ghost
+     * with the original at the cut-over) under a writer.
+     */
+    @Test
+    void aSourceDeployedBeforeItsCoordinatorWaitsForTheRecordedStart() throws Exception {
+        String db = SHARDS.freshDatabase();
+        createSmallTable(db, "items");
+        addRows(db, "items");
+        OnlineDdlMigration w = migration(db, "items");
+        String alter = "MODIFY qty BIGINT NULL";
+        Map<String, String> sourceConfig = OnlineDdlConfigs.source(SHARDS.servers(), db, "items", false);
+        sourceConfig.putAll(Map.of("start.mode", "migration", "start.migration", db));
+        AtomicBoolean writing = new AtomicBoolean(true);
+        AtomicLong writes = new AtomicLong();
+        Thread writer = writer(SHARDS.server(1), db, writing, writes);
+        try {
+            connect.deploy(w.source, sourceConfig);
+            connect.awaitRunning(w.source, 2, Duration.ofSeconds(90));
+            awaitAtLeast(writes, 20, "writes while the source waits for its start");
+            w.deployCoordinator(withCoordinator(w, alter, Map.of("ddl.copy.start", "at-once")));
+            w.deploySink(Map.of());
+            CloneHandoffIT.awaitState(connect, w.statusTopic, "COMPLETE", Duration.ofSeconds(120));
+        } finally {
+            writing.set(false);
+            writer.join();
+        }
+        for (MariaDbServer s : SHARDS.servers()) {
+            assertThat(s.queryString(db, "SELECT COLUMN_TYPE FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ?"
+                    + " AND TABLE_NAME = 'items' AND COLUMN_NAME = 'qty'", db)).isEqualTo("bigint(20)");
         }
         w.delete();
     }
