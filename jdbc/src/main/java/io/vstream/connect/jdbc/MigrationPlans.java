@@ -129,10 +129,16 @@ public final class MigrationPlans {
 
     /** The definition recorded by {@link #saveInstantStarted} while the instant ALTER is not recorded done; or null. */
     public static String instantStarted(Connection conn, String stateDatabase, String migration) throws SQLException {
-        try (PreparedStatement ps = conn.prepareStatement("SELECT instant_definition FROM "
-                + SqlIdentifiers.qualify(stateDatabase, "migrations") + " WHERE migration = ? AND method = '"
-                + INSTANT_STARTED + "'")) {
+        return column(conn, stateDatabase, migration, "instant_definition", INSTANT_STARTED);
+    }
+
+    /** {@code column} of the migration's row with {@code method}; null without one (or without the state yet). */
+    private static String column(Connection conn, String stateDatabase, String migration, String column,
+                                 String method) throws SQLException {
+        try (PreparedStatement ps = conn.prepareStatement("SELECT " + column + " FROM "
+                + SqlIdentifiers.qualify(stateDatabase, "migrations") + " WHERE migration = ? AND method = ?")) {
             ps.setString(1, migration);
+            ps.setString(2, method);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? rs.getString(1) : null;
             }
@@ -185,10 +191,6 @@ public final class MigrationPlans {
         }
     }
 
-    public static void save(Connection conn, String stateDatabase, Plan p) throws SQLException {
-        save(conn, stateDatabase, p, null);
-    }
-
     /**
      * Stores the plan of a migration whose copy starts at once ({@code ddl.copy.start=at-once}) from
      * {@code copyStartPosition}, the shard's GTID position read after its ghost table was created (null: the copy waits
@@ -221,19 +223,7 @@ public final class MigrationPlans {
      * for the applier's first position instead.
      */
     public static String copyStart(Connection conn, String stateDatabase, String migration) throws SQLException {
-        try (PreparedStatement ps = conn.prepareStatement("SELECT copy_start_position FROM "
-                + SqlIdentifiers.qualify(stateDatabase, "migrations") + " WHERE migration = ? AND method = '" + COPY
-                + "'")) {
-            ps.setString(1, migration);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? rs.getString(1) : null;
-            }
-        } catch (SQLException e) {
-            if (noStateYet(e)) {
-                return null;
-            }
-            throw e;
-        }
+        return column(conn, stateDatabase, migration, "copy_start_position", COPY);
     }
 
     /**
