@@ -86,6 +86,7 @@ final class EventSequence {
         position = pos;
         lastWrittenGtid = null;
         pendingWrittenGtid = null;
+        gate.reloaded(); // the command stays in force; what the log showed of it is the rolled-back work's
         resetWork();
     }
 

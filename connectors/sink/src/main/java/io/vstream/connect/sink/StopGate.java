@@ -33,6 +33,15 @@ final class StopGate {
     }
 
     /**
+     * The applier went back to what the target holds (it reopened after a failure): a stop point the log showed
+     * passed while transactions up to it were applied but not yet committed is no longer held (those transactions
+     * were rolled back and come again), so that is learnt anew from the log.
+     */
+    void reloaded() {
+        passedStopPoint = false;
+    }
+
+    /**
      * Whether the applier may start work that ends at {@code gtid} (a transaction or a DDL; null for a copy chunk,
      * which has no GTID and so never starts under a stop position).
      */

@@ -270,6 +270,27 @@ class EventSequenceTest {
     }
 
     @Test
+    void aStopPassedWithUncommittedWorkIsNoLongerHeldOnceThatWorkIsRolledBack() {
+        EventSequence s = at(1, pos(97));
+        impose(s, ControlStore.Command.STOP_AT, pos(100));
+        assertThat(begin(s, 99)).isEqualTo(BEGIN);
+        row(s, "u");
+        assertThat(commit(s, 99)).isEqualTo(COMMIT); // applied, committed on the target only with the batch
+        assertThat(s.next(EventType.BEGIN, gtid(104), null).action()).isEqualTo(HOLD);
+        assertThat(s.holdsStopPoint()).isTrue();
+        // the batch's commit failed (a deadlock, a lost connection): the target still holds 97, the applier reopens
+        s.dropWork();
+        s.loaded(1, KS, SHARD, pos(97));
+        assertThat(s.holdsStopPoint()).as("99 is not on the target: the stop point is not held").isFalse();
+        assertThat(begin(s, 99)).as("the rolled-back transaction comes again and is written").isEqualTo(BEGIN);
+        row(s, "u");
+        assertThat(commit(s, 99)).isEqualTo(COMMIT);
+        assertThat(s.next(EventType.BEGIN, gtid(104), null).action()).isEqualTo(HOLD);
+        assertThat(s.holdsStopPoint()).isTrue();
+        assertThat(s.acknowledgement(true)).isEqualTo(new StopGate.Ack("STOP_AT", pos(100)));
+    }
+
+    @Test
     void aStopThatCameAfterAWrittenTransactionIsAcknowledgedAsPassed() {
         EventSequence s = at(1, pos(100));
         begin(s, 101);
