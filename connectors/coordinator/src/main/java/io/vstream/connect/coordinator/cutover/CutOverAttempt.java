@@ -68,6 +68,7 @@ final class CutOverAttempt {
     private String position;
     private SwapCheck swapCheck;
     private boolean mdlInstrumented;
+    private RenameWatch.Sight sight;
     private boolean locked;
     private CompletableFuture<Void> rename;
     private RenameWatch watch;
@@ -155,6 +156,15 @@ final class CutOverAttempt {
                             + " instead" : "Prefer a name that extends the table name (the default <table>_old), or"
                             + " enable performance_schema's wait/lock/metadata/sql/mdl instrument");
         }
+        boolean ghostLocksFirst = CutOverTables.lockOrder(tables.ghost(), tables.table(), lowerCase) < 0;
+        sight = RenameWatch.sight(mdlInstrumented, ghostLocksFirst, ServerTables.isMariaDb(control));
+        if (sight == RenameWatch.Sight.BLIND) {
+            LOG.warn("Cut-over {}: the ghost table {} sorts before {} in the metadata-lock order, and on this MySQL"
+                    + " server without performance_schema's metadata-lock instrument step 5 cannot tell whether the"
+                    + " RENAME holds the ghost's lock: a session that takes it between the idle probe and the RENAME"
+                    + " would let writes reach the original table. Enable the wait/lock/metadata/sql/mdl instrument"
+                    + " (MySQL 8.0's default)", shard, tables.ghost(), tables.table());
+        }
         swapCheck = SwapCheck.capture(control, tables);
         SentryTable.create(control, tables, oldTable);
     }
@@ -213,7 +223,7 @@ final class CutOverAttempt {
             renamedAt = System.nanoTime();
             return null;
         });
-        watch = new RenameWatch(tables, mdlInstrumented, lockId, renameId, rename);
+        watch = new RenameWatch(tables, sight, lockId, renameId, rename, CONTROL_LOCK_WAIT_SECONDS);
     }
 
     // ---- step 5

@@ -85,10 +85,37 @@ final class ServerTables {
 
     /** The server's GTID position in Vitess form: {@code MariaDB/<@@gtid_binlog_pos>} or MySQL's executed set. */
     static String position(Connection c) throws SQLException {
-        String version = string(c, "SELECT VERSION()");
-        boolean mariadb = version != null && version.contains("MariaDB");
+        boolean mariadb = isMariaDb(c);
         String raw = string(c, mariadb ? "SELECT @@GLOBAL.gtid_binlog_pos" : "SELECT @@GLOBAL.gtid_executed");
         return GtidPosition.parse(mariadb ? Flavor.MARIADB : Flavor.MYSQL56, raw == null ? "" : raw).format();
+    }
+
+    static boolean isMariaDb(Connection c) throws SQLException {
+        String version = string(c, "SELECT VERSION()");
+        return version != null && version.contains("MariaDB");
+    }
+
+    /**
+     * MariaDB: whether another session holds {@code db.table}'s exclusive metadata lock (a DDL running on it, e.g. a
+     * RENAME that has taken it and waits for its next lock), asked without waiting: a read of the table's definition
+     * with {@code lock_wait_timeout = 0} fails at once on a granted exclusive lock, and goes through when an exclusive
+     * lock is only requested (a metadata read is let past a waiting DDL). {@code restoreLockWaitSeconds} is set again
+     * afterwards.
+     */
+    static boolean exclusivelyLocked(Connection c, String db, String table, long restoreLockWaitSeconds)
+            throws SQLException {
+        try {
+            execute(c, "SET SESSION lock_wait_timeout = 0");
+            execute(c, "SHOW CREATE TABLE " + SqlIdentifiers.qualify(db, table));
+            return false;
+        } catch (SQLException e) {
+            if (e.getErrorCode() == ServerErrors.LOCK_WAIT_TIMEOUT) {
+                return true;
+            }
+            throw e;
+        } finally {
+            execute(c, "SET SESSION lock_wait_timeout = " + restoreLockWaitSeconds);
+        }
     }
 
     static boolean lowerCaseNames(Connection c) throws SQLException {

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -75,6 +76,76 @@ class SentryCutOverIT {
         // the original is kept for a revert; the ghost name and the sentry are gone
         assertThat(hasExtraColumn(primary, db, "t_old")).isFalse();
         assertThat(exists(primary, db, "_t_gho")).isFalse();
+        assertThat(sentries(primary, db)).isZero();
+    }
+
+    /**
+     * The ghost's name sorts before the table's, so the RENAME must take the ghost's metadata lock before it can queue
+     * on the table. Here another session takes the ghost's lock after the attempt found the ghost idle and just before
+     * the RENAME asks for it (as InnoDB's purge and statistics threads do for moments; a CI run of OnlineDdlIT lost four
+     * acknowledged writes so): the RENAME first waits for the ghost, and an unlock then would let the blocked writes
+     * into the original table. The attempt must keep the lock until the RENAME holds the ghost and waits on the table.
+     */
+    @Test
+    void aRenameWaitingForTheGhostIsNotUnlockedBeforeItHoldsIt() throws Exception {
+        String db = SHARDS.freshDatabase();
+        CutOverFixture.createTables(primary, db);
+        AtomicBoolean applierReached = new AtomicBoolean();
+        AtomicBoolean ghostTaken = new AtomicBoolean();
+        AtomicReference<Thread> release = new AtomicReference<>();
+        CutOverResult result;
+        CutOverFixture.Load load;
+        try (Connection holder = primary.connect(db);
+             CutOverFixture.MirrorApplier applier = new CutOverFixture.MirrorApplier(primary, db)) {
+            holder.setAutoCommit(false);
+            ConnectionFactory connections = () -> {
+                // the first session opened after the applier's barrier is the RENAME's (the idle probe is done)
+                if (applierReached.get() && ghostTaken.compareAndSet(false, true)) {
+                    try (Statement st = holder.createStatement();
+                         ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM _t_gho")) {
+                        rs.next(); // the ghost's metadata lock is held until the commit below
+                    }
+                    Thread t = new Thread(() -> {
+                        try {
+                            Thread.sleep(700);
+                            holder.commit();
+                        } catch (Exception e) {
+                            throw new IllegalStateException(e);
+                        }
+                    }, "ghost-holder");
+                    t.start();
+                    release.set(t);
+                }
+                return primary.connect(null);
+            };
+            SentryCutOver cutOver = new SentryCutOver("0", connections, tables(db), settings(), applier.barrier())
+                    .withListener(e -> {
+                        if (e.step() == CutOverStep.AWAIT_APPLIER) {
+                            applierReached.set(true);
+                        }
+                    });
+            load = new CutOverFixture.Load(primary, db, 2, 1, FIRST_LOAD_ID, applier::acked);
+            try {
+                Thread.sleep(300);
+                result = cutOver.attempt(1);
+                Thread.sleep(300);
+            } finally {
+                load.close();
+                if (release.get() != null) {
+                    release.get().join();
+                }
+            }
+        }
+        System.out.println("RENAME behind a session on the ghost: " + result.summary() + "; steps "
+                + result.stepDurations() + "; " + load.stats());
+
+        assertThat(ghostTaken).as("the ghost's lock was taken before the RENAME").isTrue();
+        assertThat(result.outcome()).as(result.summary()).isEqualTo(Outcome.SWAPPED);
+        assertThat(load.errors).as(load.stats()).isEmpty();
+        assertThat(load.writes.get()).isPositive();
+        // no acknowledged write went into the original table between the unlock and the RENAME
+        assertThat(hasExtraColumn(primary, db, "t")).isTrue();
+        assertThat(idsAtOrAbove(primary, db, "t", FIRST_LOAD_ID)).isEqualTo(load.acked);
         assertThat(sentries(primary, db)).isZero();
     }
 
