@@ -16,10 +16,11 @@ import java.util.concurrent.CompletableFuture;
  * table. The RENAME takes its locks in name order, so when the ghost's name sorts before the table's (gh-ost's
  * {@code _t_gho} before {@code t}) it must hold the ghost's lock before it can queue on the table: a session that took
  * the ghost's lock after the probe (InnoDB's purge and statistics threads take it too, for moments) leaves it waiting
- * there, and an unlock then lets the queued writes reach the original table before the RENAME (a CI run lost four
- * acknowledged writes so). Where performance_schema instruments metadata locks the pending lock names the table; else,
- * on MariaDB, a definition read that must not wait tells whether B holds the ghost's exclusive lock. Either way the
- * watch waits for it. Touches the shard (reads, one {@code LOCK TABLES ghost WRITE} probe and definition reads).
+ * there, and an unlock then lets the queued writes reach the original table before the RENAME (an OnlineDdlIT run
+ * lost four acknowledged writes so). Where performance_schema instruments metadata locks the pending lock names the
+ * table; else, on MariaDB, a definition read that must not wait tells whether B holds the ghost's exclusive lock.
+ * Either way the watch waits for it. Touches the shard (reads, one {@code LOCK TABLES ghost WRITE} probe and
+ * definition reads).
  */
 final class RenameWatch {
     private static final long POLL_MILLIS = 5;
@@ -30,7 +31,7 @@ final class RenameWatch {
         INSTRUMENTED,
         /** MariaDB without the instrument: the ghost's name sorts first, so B must be seen holding its lock. */
         GHOST_HELD_PROBE,
-        /** Nothing sorts before the table but the sentry A holds: B waiting on a metadata lock waits on one of those. */
+        /** Only the sentry A holds may sort before the table: B waiting on a metadata lock waits on one of those. */
         NAME_ORDER,
         /** MySQL without the instrument and a ghost that sorts first: B's wait cannot be placed (a warning says so). */
         BLIND

@@ -82,7 +82,7 @@ class SentryCutOverIT {
     /**
      * The ghost's name sorts before the table's, so the RENAME must take the ghost's metadata lock before it can queue
      * on the table. Here another session takes the ghost's lock after the attempt found the ghost idle and just before
-     * the RENAME asks for it (as InnoDB's purge and statistics threads do for moments; a CI run of OnlineDdlIT lost four
+     * the RENAME asks for it (as InnoDB's purge and statistics threads do for moments; an OnlineDdlIT run lost four
      * acknowledged writes so): the RENAME first waits for the ghost, and an unlock then would let the blocked writes
      * into the original table. The attempt must keep the lock until the RENAME holds the ghost and waits on the table.
      */
