@@ -94,6 +94,11 @@ final class CutOverFixture {
         private final AtomicLong nextId;
         private final List<Thread> threads = new ArrayList<>();
         private final java.util.function.LongConsumer onAck;
+        private final int writers;
+        private final int readers;
+        /** How many more writes and reads {@link #awaitProgress} waits for, and for how long at most. */
+        private static final int PROGRESS = 20;
+        private static final Duration PROGRESS_BOUND = Duration.ofSeconds(60);
 
         Load(MariaDbServer server, String db, int writers, int readers, long firstId) {
             this(server, db, writers, readers, firstId, id -> { });
@@ -103,6 +108,8 @@ final class CutOverFixture {
              java.util.function.LongConsumer onAck) {
             this.nextId = new AtomicLong(firstId);
             this.onAck = onAck;
+            this.writers = writers;
+            this.readers = readers;
             for (int i = 0; i < writers; i++) {
                 threads.add(thread("writer-" + i, () -> writeLoop(server, db)));
             }
@@ -175,6 +182,23 @@ final class CutOverFixture {
             errors.computeIfAbsent(e.getErrorCode(), k -> new AtomicLong()).incrementAndGet();
             if (errorSamples.size() < 20) {
                 errorSamples.add(e.getErrorCode() + ": " + e.getMessage());
+            }
+        }
+
+        /**
+         * Waits until the load has acknowledged {@value #PROGRESS} more writes and done as many more reads (of the
+         * kinds it runs) than when called: the cut-over runs while the load runs, before and after it, whatever the
+         * machine's speed.
+         */
+        void awaitProgress() throws InterruptedException {
+            long w = writes.get() + (writers > 0 ? PROGRESS : 0);
+            long r = reads.get() + (readers > 0 ? PROGRESS : 0);
+            long deadline = System.nanoTime() + PROGRESS_BOUND.toNanos();
+            while (writes.get() < w || reads.get() < r) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("the load made no progress within " + PROGRESS_BOUND + ": " + stats());
+                }
+                Thread.sleep(10);
             }
         }
 

@@ -79,9 +79,9 @@ class MetadataLockOrderIT {
                     });
             load = new CutOverFixture.Load(primary, db, 2, 1, FIRST_LOAD_ID, applier::acked);
             try {
-                Thread.sleep(300);
+                load.awaitProgress();
                 result = cutOver.attempt(1);
-                Thread.sleep(300);
+                load.awaitProgress();
             } finally {
                 load.close();
             }

@@ -59,9 +59,13 @@ class MultiShardCutOverIT {
             for (int i = 0; i < 2; i++) {
                 loads.add(new CutOverFixture.Load(SHARDS.server(i), db, 1, 1, FIRST_LOAD_ID, appliers.get(i)::acked));
             }
-            Thread.sleep(300);
+            for (CutOverFixture.Load load : loads) {
+                load.awaitProgress();
+            }
             result = cutOver.run();
-            Thread.sleep(300);
+            for (CutOverFixture.Load load : loads) {
+                load.awaitProgress();
+            }
         } finally {
             for (CutOverFixture.Load load : loads) {
                 load.close();

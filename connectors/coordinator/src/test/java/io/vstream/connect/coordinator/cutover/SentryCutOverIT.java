@@ -49,9 +49,9 @@ class SentryCutOverIT {
                     });
             load = new CutOverFixture.Load(primary, db, 2, 2, FIRST_LOAD_ID, applier::acked);
             try {
-                Thread.sleep(300);
+                load.awaitProgress();
                 result = cutOver.attempt(1);
-                Thread.sleep(300);
+                load.awaitProgress();
             } finally {
                 load.close();
             }
@@ -126,9 +126,9 @@ class SentryCutOverIT {
                     });
             load = new CutOverFixture.Load(primary, db, 2, 1, FIRST_LOAD_ID, applier::acked);
             try {
-                Thread.sleep(300);
+                load.awaitProgress();
                 result = cutOver.attempt(1);
-                Thread.sleep(300);
+                load.awaitProgress();
             } finally {
                 load.close();
                 if (release.get() != null) {
@@ -264,12 +264,13 @@ class SentryCutOverIT {
         CutOverFixture.Load onReplica = new CutOverFixture.Load(replica, db, 0, 3, 0);
         try (applier; CutOverFixture.Load onPrimary = new CutOverFixture.Load(primary, db, 1, 0, FIRST_LOAD_ID,
                 applier::acked)) {
-            Thread.sleep(300);
+            onPrimary.awaitProgress();
+            onReplica.awaitProgress();
             result = cutOver.attempt(1);
-            Thread.sleep(300);
+            onPrimary.awaitProgress();
             onPrimary.close();
             replica.awaitCaughtUpWith(primary, Duration.ofSeconds(30));
-            Thread.sleep(100);
+            onReplica.awaitProgress();
         } finally {
             onReplica.close();
         }
