@@ -118,7 +118,10 @@ class SentryCutOverIT {
                 }
                 return primary.connect(null);
             };
-            SentryCutOver cutOver = new SentryCutOver("0", connections, tables(db), settings(), applier.barrier())
+            // step 5 may wait far longer than the ghost is held: a loaded machine must not turn the hold into an abort
+            CutOverSettings patient = settings().withRenameLockWaitTimeout(Duration.ofSeconds(30))
+                    .withMetadataLockTimeout(Duration.ofSeconds(20));
+            SentryCutOver cutOver = new SentryCutOver("0", connections, tables(db), patient, applier.barrier())
                     .withListener(e -> {
                         if (e.step() == CutOverStep.AWAIT_APPLIER) {
                             applierReached.set(true);
